@@ -1,0 +1,1 @@
+"""Reading documents: parse the two input formats into validated models."""
