@@ -1,0 +1,139 @@
+"""The `paperkg` command: a thin layer that wires arguments to the Python API."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+
+from . import __version__
+from .db import ConnectionFailed, connect
+from .server import Instance, ServerError
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_STOPPED = 3  # `db status`: the managed server is not running (LSB convention)
+
+
+class CommandError(Exception):
+    """A failure the user can act on: printed as one line, exit code attached."""
+
+    def __init__(self, message: str, code: int = EXIT_USAGE):
+        super().__init__(message)
+        self.code = code
+
+
+# -- db ------------------------------------------------------------------------------------
+
+def cmd_db(args: argparse.Namespace) -> int:
+    instance = Instance(args.home)
+    if args.action == "start":
+        started = instance.start(bolt_port=args.bolt_port, http_port=args.http_port, heap=args.heap,
+                                 pagecache=args.pagecache)
+        state = "started" if started else "already running"
+        print(f"Neo4j {state}: Bolt {instance.bolt_uri}, Neo4j Browser {instance.browser_url} "
+              f"(user neo4j, password in {instance.password_file})")
+        return EXIT_OK
+    if args.action == "stop":
+        print("Neo4j stopped" if instance.stop() else "Neo4j was not running")
+        return EXIT_OK
+    if instance.is_running():
+        print(f"running: Bolt {instance.bolt_uri}, Neo4j Browser {instance.browser_url}, home {instance.home}")
+        return EXIT_OK
+    print(f"stopped (home {instance.home})")
+    return EXIT_STOPPED
+
+
+# -- graph maintenance ---------------------------------------------------------------------
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from .schema import apply_schema
+
+    with connect() as kb:
+        apply_schema(kb)
+    print("schema applied: constraints and indexes online")
+    return EXIT_OK
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    with connect() as kb:
+        stats = kb.stats()
+    if args.json:
+        print(json.dumps(stats, indent=2))
+    else:
+        for group, counts in stats.items():
+            for name, count in counts.items():
+                print(f"{group[:-1]:<13} {name:<16} {count:>10,}")
+    return EXIT_OK
+
+
+def cmd_reset(args: argparse.Namespace) -> int:
+    if not args.yes:
+        raise CommandError("reset deletes every node and relationship; pass --yes to confirm")
+    with connect() as kb:
+        kb.reset()
+    print("graph emptied")
+    return EXIT_OK
+
+
+# -- wiring --------------------------------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="paperkg", description="A knowledge base of scholarly papers, claims and sources in Neo4j.",
+        epilog="example: paperkg db start && paperkg ingest docs/ && paperkg query ancestors -p paper=2005.00719",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"paperkg {__version__}")
+    parser.add_argument("--verbose", action="store_true", help="show tracebacks for errors")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, handler: Callable[[argparse.Namespace], int], help: str, example: str):
+        sub = commands.add_parser(name, help=help, description=help, epilog=f"example: {example}",
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+        sub.set_defaults(handler=handler)
+        return sub
+
+    db = command("db", cmd_db, "run the managed local Neo4j (start | stop | status)",
+                 "paperkg db start --bolt-port 7688 --http-port 7475")
+    db.add_argument("action", choices=["start", "stop", "status"])
+    db.add_argument("--home", help="instance home (default: $PAPERKG_HOME or ~/.local/share/paperkg)")
+    db.add_argument("--bolt-port", type=int, help="Bolt port on 127.0.0.1 (default 7687, or the home's last)")
+    db.add_argument("--http-port", type=int, help="HTTP port on 127.0.0.1 (default 7474, or the home's last)")
+    db.add_argument("--heap", default="1g", help="JVM heap size (default 1g)")
+    db.add_argument("--pagecache", default="512m", help="page cache size (default 512m)")
+
+    command("schema", cmd_schema, "create the constraints and indexes (idempotent)", "paperkg schema")
+    stats = command("stats", cmd_stats, "count nodes per label and relationships per type",
+                    "paperkg stats --json")
+    stats.add_argument("--json", action="store_true", help="print JSON")
+    reset = command("reset", cmd_reset, "delete every node and relationship", "paperkg reset --yes")
+    reset.add_argument("--yes", action="store_true", help="confirm")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.handler(args)
+    except CommandError as exc:
+        return _fail(args, exc, exc.code)
+    except (ConnectionFailed, ServerError) as exc:
+        return _fail(args, exc, EXIT_USAGE)
+    except KeyboardInterrupt:
+        print("paperkg: interrupted", file=sys.stderr)
+        return 130
+
+
+def _fail(args: argparse.Namespace, exc: Exception, code: int) -> int:
+    if args.verbose:
+        import traceback
+
+        traceback.print_exception(exc)
+    print(f"paperkg: error: {exc}", file=sys.stderr)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,133 @@
+"""Connection settings and the driver's lifecycle. Nothing here connects at import time.
+
+Settings come from the standard Neo4j variables (``NEO4J_URI``, ``NEO4J_USERNAME``,
+``NEO4J_PASSWORD``, ``NEO4J_DATABASE``). Without ``NEO4J_URI`` paperkg uses the managed
+local server in ``PAPERKG_HOME`` and starts it when needed.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from neo4j import Driver, GraphDatabase, RoutingControl
+from neo4j.exceptions import AuthError, ServiceUnavailable
+
+from .server import Instance, ServerError
+from .statements import statement
+
+
+class ConnectionFailed(Exception):
+    """Neo4j could not be reached or refused the credentials. Never carries the password."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    uri: str
+    auth: tuple[str, str]
+    database: str | None
+    managed: Instance | None = None
+
+    def __repr__(self) -> str:  # the password stays out of reprs, logs and tracebacks
+        return f"Settings(uri={self.uri!r}, user={self.auth[0]!r}, database={self.database!r})"
+
+    @classmethod
+    def resolve(cls, uri: str | None = None, auth: tuple[str, str] | None = None,
+                database: str | None = None, home: str | None = None) -> "Settings":
+        uri = uri or os.environ.get("NEO4J_URI")
+        database = database or os.environ.get("NEO4J_DATABASE") or None
+        if uri:
+            if auth is None:
+                auth = (os.environ.get("NEO4J_USERNAME", "neo4j"), os.environ.get("NEO4J_PASSWORD", ""))
+            return cls(uri=uri, auth=auth, database=database)
+        instance = Instance(home)
+        return cls(uri=instance.bolt_uri, auth=auth or ("neo4j", ""), database=database, managed=instance)
+
+
+def open_driver(settings: Settings, start: bool = True) -> Driver:
+    """A verified driver. Starts the managed server first when it is used and not running."""
+    if settings.managed is not None:
+        instance = settings.managed
+        if not instance.is_running():
+            if not start:
+                raise ConnectionFailed(f"the managed Neo4j in {instance.home} is not running: "
+                                       "run `paperkg db start`")
+            try:
+                instance.start()
+            except ServerError as exc:
+                raise ConnectionFailed(str(exc)) from None
+        settings = Settings(uri=instance.bolt_uri, auth=instance.auth(), database=settings.database,
+                            managed=instance)
+    # Notifications (such as "label does not exist" on an empty graph) are advice for
+    # query authors; the library is tested, so users never see them.
+    driver = GraphDatabase.driver(settings.uri, auth=settings.auth, notifications_min_severity="OFF")
+    try:
+        driver.verify_connectivity()
+    except AuthError:
+        driver.close()
+        raise ConnectionFailed(f"Neo4j at {settings.uri} refused the credentials of user "
+                               f"{settings.auth[0]!r} (check NEO4J_USERNAME / NEO4J_PASSWORD)") from None
+    except (ServiceUnavailable, OSError, ValueError) as exc:
+        driver.close()
+        raise ConnectionFailed(f"cannot reach Neo4j at {settings.uri}: {_first_line(exc)}") from None
+    return driver
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else exc.__class__.__name__
+
+
+class KnowledgeBase:
+    """A connection to paperkg's graph: library queries, ad-hoc reads, and ingestion."""
+
+    def __init__(self, driver: Driver, database: str | None = None, settings: Settings | None = None):
+        self.driver = driver
+        self.database = database
+        self.settings = settings
+
+    def __enter__(self) -> "KnowledgeBase":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<KnowledgeBase {self.settings!r}>"
+
+    def close(self) -> None:
+        self.driver.close()
+
+    def cypher(self, statement: str, **parameters: Any) -> list[dict[str, Any]]:
+        """Run ad-hoc read-only Cypher; rows as dicts. Writes are refused by the server."""
+        records, _, _ = self.driver.execute_query(
+            statement, parameters, database_=self.database, routing_=RoutingControl.READ,
+        )
+        return [record.data() for record in records]
+
+    def execute(self, statement: str, **parameters: Any) -> list[dict[str, Any]]:
+        """Run Cypher with write access (schema, maintenance); rows as dicts."""
+        records, _, _ = self.driver.execute_query(
+            statement, parameters, database_=self.database, routing_=RoutingControl.WRITE,
+        )
+        return [record.data() for record in records]
+
+    def stats(self) -> dict[str, dict[str, int]]:
+        """Node counts per label and relationship counts per type."""
+        out: dict[str, dict[str, int]] = {"nodes": {}, "relationships": {}}
+        for row in self.cypher(statement("stats")):
+            out["nodes" if row["kind"] == "node" else "relationships"][row["name"]] = row["count"]
+        return out
+
+    def reset(self) -> None:
+        """Delete every node and relationship in the database (schema stays)."""
+        with self.driver.session(database=self.database) as session:
+            session.run(statement("reset")).consume()
+
+
+def connect(uri: str | None = None, auth: tuple[str, str] | None = None, database: str | None = None,
+            home: str | None = None, start: bool = True) -> KnowledgeBase:
+    """Connect to the configured Neo4j (or the managed local one, started when needed)."""
+    settings = Settings.resolve(uri=uri, auth=auth, database=database, home=home)
+    return KnowledgeBase(open_driver(settings, start=start), settings.database, settings)

@@ -1,0 +1,14 @@
+"""Applying cypher/schema.cypher: constraints and indexes, then waiting until they are online."""
+
+from __future__ import annotations
+
+from .db import KnowledgeBase
+from .statements import statements
+
+INDEX_WAIT_SECONDS = 300
+
+
+def apply_schema(kb: KnowledgeBase) -> None:
+    for text in statements("schema"):
+        kb.execute(text.rstrip(";"))
+    kb.execute("CALL db.awaitIndexes($seconds)", seconds=INDEX_WAIT_SECONDS)

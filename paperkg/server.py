@@ -1,0 +1,364 @@
+"""The project-managed local Neo4j: assembled from Maven Central, run from an instance home.
+
+An instance home (``PAPERKG_HOME``) holds everything one server needs::
+
+    instance.json   ports chosen at the last start, so later commands find the server
+    password        generated on first start, mode 0600, never printed
+    classpath.txt   the server's jars (resolved by Maven into ~/.m2)
+    conf/ data/ logs/ run/ import/ plugins/
+
+Two homes with different ports run side by side; the test suite uses its own.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+NEO4J_VERSION = "5.26.16"
+DEFAULT_BOLT_PORT = 7687
+DEFAULT_HTTP_PORT = 7474
+LOOPBACK = "127.0.0.1"
+ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
+# Neo4j 5 on JDK 17 needs these opened; without them the page cache and Netty fail at runtime.
+JVM_OPENS = [
+    "--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "--add-opens=java.base/java.io=ALL-UNNAMED",
+    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+    "--add-opens=java.base/java.lang=ALL-UNNAMED",
+]
+INITIAL_PASSWORD = "neo4j"
+
+
+class ServerError(Exception):
+    """The managed server could not be set up, started or reached; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class Ports:
+    bolt: int = DEFAULT_BOLT_PORT
+    http: int = DEFAULT_HTTP_PORT
+
+
+def default_home() -> Path:
+    env = os.environ.get("PAPERKG_HOME")
+    if env:
+        return Path(env).expanduser().resolve()
+    data_home = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return (Path(data_home) / "paperkg").resolve()
+
+
+class Instance:
+    """One managed Neo4j server and its home directory."""
+
+    def __init__(self, home: Path | str | None = None):
+        self.home = Path(home).expanduser().resolve() if home else default_home()
+
+    # -- files in the home ---------------------------------------------------------------
+
+    @property
+    def pid_file(self) -> Path:
+        return self.home / "run" / "paperkg-neo4j.pid"
+
+    @property
+    def password_file(self) -> Path:
+        return self.home / "password"
+
+    @property
+    def state_file(self) -> Path:
+        return self.home / "instance.json"
+
+    @property
+    def console_log(self) -> Path:
+        return self.home / "logs" / "console.log"
+
+    def ports(self) -> Ports:
+        """The ports recorded at the last start (defaults for a new home)."""
+        if not self.state_file.exists():
+            return Ports()
+        try:
+            state = json.loads(self.state_file.read_text())
+            return Ports(bolt=int(state["bolt_port"]), http=int(state["http_port"]))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ServerError(
+                f"{self.state_file} is corrupt ({exc.__class__.__name__}); "
+                "remove it and run `paperkg db start` again"
+            ) from None
+
+    @property
+    def bolt_uri(self) -> str:
+        return f"bolt://{LOOPBACK}:{self.ports().bolt}"
+
+    @property
+    def browser_url(self) -> str:
+        return f"http://{LOOPBACK}:{self.ports().http}/browser/"
+
+    def password(self) -> str:
+        try:
+            return self.password_file.read_text().strip()
+        except FileNotFoundError:
+            raise ServerError(
+                f"no password in {self.home}: start the server once with `paperkg db start`"
+            ) from None
+
+    def auth(self) -> tuple[str, str]:
+        return ("neo4j", self.password())
+
+    # -- process state -------------------------------------------------------------------
+
+    def pid(self) -> int | None:
+        """The server's process id, or None when it is not running (a stale PID file is removed)."""
+        try:
+            pid = int(self.pid_file.read_text().strip())
+        except (FileNotFoundError, ValueError):
+            self.pid_file.unlink(missing_ok=True)
+            return None
+        if not _is_our_server(pid, self.home):
+            self.pid_file.unlink(missing_ok=True)
+            return None
+        return pid
+
+    def is_running(self) -> bool:
+        return self.pid() is not None
+
+    # -- start / stop ----------------------------------------------------------------------
+
+    def start(
+        self,
+        bolt_port: int | None = None,
+        http_port: int | None = None,
+        heap: str = "1g",
+        pagecache: str = "512m",
+        timeout: float = 180.0,
+    ) -> bool:
+        """Start the server and return once Bolt answers. Returns False when it was already running."""
+        current = self.ports()
+        ports = Ports(bolt=bolt_port or current.bolt, http=http_port or current.http)
+        if self.is_running():
+            if ports != current:
+                raise ServerError(
+                    f"the server in {self.home} is already running on Bolt {current.bolt} / "
+                    f"HTTP {current.http}; stop it first to change ports"
+                )
+            self._wait_for_bolt(timeout, process=None)
+            return False
+        java = require_java()
+        for name, port in (("Bolt", ports.bolt), ("HTTP", ports.http)):
+            if not port_is_free(port):
+                option = "--bolt-port" if name == "Bolt" else "--http-port"
+                raise ServerError(
+                    f"{name} port {port} on {LOOPBACK} is already in use; "
+                    f"choose another with `paperkg db start {option} N`"
+                )
+        self._prepare_home(ports, pagecache)
+        classpath = self._classpath()
+        command = [java, f"-Xms{heap}", f"-Xmx{heap}", *JVM_OPENS, "-cp", classpath, ENTRY_POINT,
+                   f"--home-dir={self.home}", f"--config-dir={self.home / 'conf'}"]
+        with open(self.console_log, "ab") as console:
+            process = subprocess.Popen(
+                command, cwd=self.home, stdin=subprocess.DEVNULL, stdout=console,
+                stderr=subprocess.STDOUT, start_new_session=True,
+            )
+        self.pid_file.write_text(f"{process.pid}\n")
+        try:
+            self._wait_for_bolt(timeout, process)
+            self._ensure_password()
+        except BaseException:
+            self.stop()
+            raise
+        return True
+
+    def stop(self, timeout: float = 60.0) -> bool:
+        """Stop the server (SIGTERM, then SIGKILL after timeout). Returns False when it was not running."""
+        pid = self.pid()
+        if pid is None:
+            return False
+        _signal(pid, signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        if _alive(pid):
+            _signal(pid, signal.SIGKILL)
+            while _alive(pid):
+                time.sleep(0.1)
+        self.pid_file.unlink(missing_ok=True)
+        return True
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _prepare_home(self, ports: Ports, pagecache: str) -> None:
+        for sub in ("conf", "data", "logs", "run", "import", "plugins"):
+            (self.home / sub).mkdir(parents=True, exist_ok=True)
+        self.state_file.write_text(json.dumps({"bolt_port": ports.bolt, "http_port": ports.http,
+                                               "neo4j_version": NEO4J_VERSION}, indent=2) + "\n")
+        directories = {name: self.home / name for name in ("data", "logs", "run", "import", "plugins")}
+        lines = [
+            "# Written by paperkg at every start; edit paperkg/server.py instead.",
+            f"server.default_listen_address={LOOPBACK}",
+            f"server.default_advertised_address={LOOPBACK}",
+            f"server.bolt.listen_address={LOOPBACK}:{ports.bolt}",
+            f"server.bolt.advertised_address={LOOPBACK}:{ports.bolt}",
+            f"server.http.listen_address={LOOPBACK}:{ports.http}",
+            f"server.http.advertised_address={LOOPBACK}:{ports.http}",
+            "server.https.enabled=false",
+            "dbms.security.auth_enabled=true",
+            f"server.memory.pagecache.size={pagecache}",
+            # LOAD CSV reads only from the instance's import directory.
+            "dbms.security.allow_csv_import_from_file_urls=true",
+            *(f"server.directories.{name}={path}" for name, path in directories.items()),
+        ]
+        (self.home / "conf" / "neo4j.conf").write_text("\n".join(lines) + "\n")
+        if not self.password_file.exists():
+            # Written before the server first runs, so a crash between start and the
+            # password change is recovered by the next start (see _ensure_password).
+            fd = os.open(self.password_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w") as handle:
+                handle.write(secrets.token_urlsafe(24) + "\n")
+        os.chmod(self.password_file, 0o600)
+
+    def _classpath(self) -> str:
+        """The server's classpath, resolved once by Maven (jars stay in ~/.m2)."""
+        cached = self.home / "classpath.txt"
+        if cached.exists():
+            classpath = cached.read_text().strip()
+            if classpath and all(Path(jar).exists() for jar in classpath.split(os.pathsep)):
+                return classpath
+        mvn = shutil.which("mvn")
+        if mvn is None:
+            raise ServerError("Maven (`mvn`) is not on PATH: install Maven 3 (apt-get install maven)")
+        with resources.as_file(resources.files("paperkg") / "neo4j" / "pom.xml") as pom:
+            result = subprocess.run(
+                [mvn, "-B", "-q", "-f", str(pom), "dependency:build-classpath",
+                 f"-Dmdep.outputFile={cached}"],
+                capture_output=True, text=True,
+            )
+        if result.returncode != 0 or not cached.exists():
+            tail = "\n".join((result.stdout + result.stderr).strip().splitlines()[-15:])
+            raise ServerError(f"Maven could not fetch Neo4j {NEO4J_VERSION}:\n{tail}")
+        return cached.read_text().strip()
+
+    def _wait_for_bolt(self, timeout: float, process: subprocess.Popen | None) -> None:
+        port = self.ports().bolt
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if process is not None and process.poll() is not None:
+                raise ServerError(f"Neo4j exited with code {process.returncode} during start.\n"
+                                  + self.log_tail())
+            if _bolt_answers(port):
+                return
+            time.sleep(0.3)
+        raise ServerError(f"Neo4j did not answer on Bolt port {port} within {timeout:.0f} s.\n"
+                          + self.log_tail())
+
+    def _ensure_password(self) -> None:
+        """Replace the initial password with the generated one (first start only)."""
+        from neo4j import GraphDatabase
+        from neo4j.exceptions import AuthError, ServiceUnavailable
+
+        password = self.password()
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with GraphDatabase.driver(self.bolt_uri, auth=("neo4j", password)) as driver:
+                    driver.verify_connectivity()
+                return
+            except AuthError:
+                break
+            except ServiceUnavailable:
+                # Bolt's port opens a moment before the databases are available.
+                if time.monotonic() > deadline:
+                    raise ServerError("Neo4j accepted connections but never became available.\n"
+                                      + self.log_tail()) from None
+                time.sleep(0.5)
+        try:
+            with GraphDatabase.driver(self.bolt_uri, auth=("neo4j", INITIAL_PASSWORD)) as driver:
+                driver.execute_query("ALTER CURRENT USER SET PASSWORD FROM $old TO $new",
+                                     old=INITIAL_PASSWORD, new=password, database_="system")
+        except AuthError:
+            raise ServerError(
+                f"the password in {self.password_file} does not open the database in {self.home}; "
+                "the home is inconsistent: restore the password file or remove the home's data/ directory"
+            ) from None
+
+    def log_tail(self, lines: int = 20) -> str:
+        out = []
+        for log in (self.home / "logs" / "neo4j.log", self.console_log):
+            if log.exists():
+                text = log.read_text(errors="replace").splitlines()[-lines:]
+                out.append(f"--- last lines of {log} ---\n" + "\n".join(text))
+        return "\n".join(out) or f"(no log in {self.home / 'logs'})"
+
+
+def require_java() -> str:
+    """Path of a Java 17 or 21 runtime, or a ServerError saying what to install."""
+    java = shutil.which("java")
+    if java is None:
+        raise ServerError("Java is not on PATH: install a JDK 17 (apt-get install openjdk-17-jdk-headless)")
+    version = subprocess.run([java, "-version"], capture_output=True, text=True).stderr
+    match = re.search(r'version "(\d+)(?:\.(\d+))?', version)
+    major = int(match.group(1)) if match else 0
+    if major == 1 and match and match.group(2):  # "1.8" style
+        major = int(match.group(2))
+    if major not in (17, 21):
+        raise ServerError(f"Neo4j {NEO4J_VERSION} needs Java 17 or 21, but `java` is version {major or 'unknown'}: "
+                          "install a JDK 17 (apt-get install openjdk-17-jdk-headless) or put it first on PATH")
+    return java
+
+
+def port_is_free(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        try:
+            sock.bind((LOOPBACK, port))
+        except OSError:
+            return False
+    return True
+
+
+def _bolt_answers(port: int) -> bool:
+    try:
+        with socket.create_connection((LOOPBACK, port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # A zombie child of this process is dead for our purposes.
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
+    except (FileNotFoundError, IndexError):
+        return False
+
+
+def _is_our_server(pid: int, home: Path) -> bool:
+    """True when pid is a live Neo4j started from this home (guards against PID reuse)."""
+    if not _alive(pid):
+        return False
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except FileNotFoundError:
+        return False
+    return f"--home-dir={home}".encode() in cmdline
+
+
+def _signal(pid: int, sig: int) -> None:
+    try:
+        os.kill(pid, sig)
+    except ProcessLookupError:
+        pass

@@ -1,0 +1,20 @@
+"""Cypher statements kept in the package's cypher/ directory, loaded by file name."""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+
+@cache
+def statements(name: str) -> tuple[str, ...]:
+    """The statements of cypher/<name>.cypher: `;`-terminated, `//` comment lines dropped."""
+    text = (resources.files("paperkg") / "cypher" / f"{name}.cypher").read_text(encoding="utf-8")
+    body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
+    return tuple(part.strip() for part in body.split(";\n") if part.strip().rstrip(";"))
+
+
+def statement(name: str) -> str:
+    """The single statement of cypher/<name>.cypher."""
+    (only,) = statements(name)
+    return only.rstrip(";")

@@ -1,0 +1,61 @@
+"""Shared fixtures: one Neo4j for the whole session, on its own ports and home, never the user's."""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from paperkg.db import KnowledgeBase, connect
+from paperkg.schema import apply_schema
+from paperkg.server import Instance
+
+NEO4J_ENV = ("NEO4J_URI", "NEO4J_USERNAME", "NEO4J_PASSWORD", "NEO4J_DATABASE")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def neo4j_instance(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Instance]:
+    """A managed Neo4j started by the suite in a temporary home; PAPERKG_HOME points at it."""
+    home = tmp_path_factory.mktemp("paperkg-home")
+    with pytest.MonkeyPatch.context() as env:
+        for name in NEO4J_ENV:
+            env.delenv(name, raising=False)
+        env.setenv("PAPERKG_HOME", str(home))
+        instance = Instance(home)
+        instance.start(bolt_port=free_port(), http_port=free_port())
+        try:
+            yield instance
+        finally:
+            instance.stop()
+
+
+@pytest.fixture(scope="session")
+def session_kb(neo4j_instance: Instance) -> Iterator[KnowledgeBase]:
+    kb = connect(home=str(neo4j_instance.home))
+    apply_schema(kb)
+    yield kb
+    kb.close()
+
+
+@pytest.fixture
+def kb(session_kb: KnowledgeBase) -> KnowledgeBase:
+    """The session's knowledge base, emptied (schema kept) before the test."""
+    session_kb.reset()
+    return session_kb
+
+
+@pytest.fixture(scope="session")
+def seeds_dir() -> Path:
+    """The four real documents; the suite fails (never skips) when they are missing."""
+    path = Path(os.environ.get("PAPERKG_SEEDS", Path(__file__).resolve().parents[2] / "shared" / "seeds"))
+    assert path.is_dir(), f"seed documents not found at {path} (set PAPERKG_SEEDS)"
+    return path
