@@ -1,0 +1,6 @@
+// write_sources: the sources a page's claims name, one per page and normalised key.
+UNWIND $rows AS row
+MATCH (d:Document {doc_id: row.doc_id})
+MERGE (s:Source {source_id: row.source_id})
+SET s += row.properties
+MERGE (d)-[:MENTIONS]->(s);

@@ -1,0 +1,251 @@
+"""From a parsed document to what it asserts: paper mentions, citations, claims and sources.
+
+Papers are still mentions here (identity is resolved against the graph when writing);
+claims and sources already have their deterministic keys.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+from .identity import (RANK_CARD_ITEM, RANK_RAW_REFERENCE, RANK_REFERENCE, RANK_SUBJECT, Mention,
+                       normalise_arxiv_id, split_doi)
+from .models import Card, CitedSource, Page, RawReference, Reference
+from .normalise import title_norm
+
+SUBJECT = 0  # the document's own paper is always mention 0
+YEAR_WITH_SUFFIX = re.compile(r"\b((?:19|20)\d\d)([a-z])?\b")
+
+
+@dataclass
+class Assertions:
+    """Everything one document asserts, keyed for writing."""
+
+    doc_id: str
+    path: str
+    kind: str
+    sha256: str
+    size_bytes: int
+    warnings: list[str]
+    mentions: list[Mention] = field(default_factory=list)
+    cites: list[tuple[int, int]] = field(default_factory=list)  # (citing mention, cited mention)
+    claims: list[dict[str, Any]] = field(default_factory=list)
+    sources: list[dict[str, Any]] = field(default_factory=list)
+    claim_cites: list[dict[str, str]] = field(default_factory=list)
+    checks: list[dict[str, Any]] = field(default_factory=list)
+    refers_to: list[tuple[str, int]] = field(default_factory=list)  # (source_id, mention)
+
+    @property
+    def paper_key(self) -> str:
+        subject = self.mentions[SUBJECT]
+        return subject.arxiv_id or subject.doi or title_norm(subject.title or "")
+
+    def add_mention(self, mention: Mention) -> int:
+        self.mentions.append(mention)
+        return len(self.mentions) - 1
+
+
+def assertions_of(document: Card | Page, doc_id: str, size_bytes: int) -> Assertions:
+    out = Assertions(doc_id=doc_id, path=document.path, kind=document.kind, sha256=document.sha256,
+                     size_bytes=size_bytes, warnings=list(document.warnings))
+    if isinstance(document, Card):
+        _card(document, out)
+    else:
+        _page(document, out)
+    return out
+
+
+# -- cards ---------------------------------------------------------------------------------
+
+def _card(card: Card, out: Assertions) -> None:
+    out.add_mention(Mention(
+        arxiv_id=normalise_arxiv_id(card.arxiv_id), doi=None, title=card.title,
+        year=card.first_posted.year if card.first_posted else None, rank=RANK_SUBJECT,
+        properties=_present(title=card.title, title_norm=title_norm(card.title),
+                            year=card.first_posted.year if card.first_posted else None,
+                            cited_by_count=card.cited_by_count, reference_count=card.reference_count,
+                            builds_on_in_map=card.builds_on_in_map, first_posted=card.first_posted,
+                            abstract=card.abstract),
+    ))
+    for section, subject_cites in ((card.builds_on, True), (card.built_on_by, False)):
+        for item in section.items if section else []:
+            index = out.add_mention(Mention(
+                arxiv_id=normalise_arxiv_id(item.arxiv_id), doi=None, title=item.title, year=item.year,
+                rank=RANK_CARD_ITEM,
+                properties=_present(title=item.title, title_norm=title_norm(item.title), year=item.year),
+            ))
+            out.cites.append((SUBJECT, index) if subject_cites else (index, SUBJECT))
+
+
+# -- pages ---------------------------------------------------------------------------------
+
+def _page(page: Page, out: Assertions) -> None:
+    metadata = {entry.key: entry.values for entry in page.metadata}
+    year = _int(metadata.get("Published"))
+    arxiv_id, doi = split_doi(page.doi, page.arxiv_id)
+    authors = metadata.get("Authors", [])
+    out.add_mention(Mention(
+        arxiv_id=arxiv_id, doi=doi, title=page.title, year=year, rank=RANK_SUBJECT,
+        properties=_present(title=page.title, title_norm=title_norm(page.title), year=year,
+                            venue=_first(metadata.get("Venue")), abstract=page.abstract,
+                            authors=_split_authors(authors[0]) if authors else None,
+                            cited_by_count=_int(metadata.get("Cited by")),
+                            reference_count=_int(metadata.get("References"))),
+    ))
+    # Each list entry is its own mention, in page order, so REFERS_TO can name the entry.
+    reference_mentions = []
+    for reference in page.references:
+        index = out.add_mention(_reference_mention(reference, out.path))
+        reference_mentions.append((reference, index))
+        out.cites.append((SUBJECT, index))
+    raw_mentions = []
+    for raw in page.raw_references:
+        index = out.add_mention(_raw_mention(raw, out.path))
+        raw_mentions.append((raw, index))
+        out.cites.append((SUBJECT, index))
+    for citing in page.cited_by:
+        out.cites.append((out.add_mention(_reference_mention(citing, out.path)), SUBJECT))
+    _claims(page, out, reference_mentions, raw_mentions)
+
+
+def _reference_mention(reference: Reference, path: str) -> Mention:
+    arxiv_id, doi = split_doi(reference.doi, None)
+    return Mention(
+        arxiv_id=arxiv_id, doi=doi, title=reference.title, year=reference.year, rank=RANK_REFERENCE,
+        properties=_present(title=reference.title,
+                            title_norm=title_norm(reference.title) if reference.title else None,
+                            year=reference.year, venue=reference.venue, authors=reference.authors or None,
+                            cited_by_count=reference.cited_by_count),
+        fallback=None if (arxiv_id or doi or reference.title) else f"{path}:{reference.line}",
+    )
+
+
+def _raw_mention(raw: RawReference, path: str) -> Mention:
+    arxiv_id, doi = split_doi(raw.doi, raw.arxiv_id)
+    return Mention(
+        arxiv_id=arxiv_id, doi=doi, title=raw.title, year=raw.year, rank=RANK_RAW_REFERENCE,
+        properties=_present(title=raw.title, title_norm=title_norm(raw.title) if raw.title else None,
+                            year=raw.year, venue=raw.venue, authors=raw.authors or None, url=raw.url,
+                            reference_text=raw.text),
+        fallback=None if (arxiv_id or doi or raw.title) else f"{path}:{raw.line}",
+    )
+
+
+def _claims(page: Page, out: Assertions, references: list[tuple[Reference, int]],
+            raws: list[tuple[RawReference, int]]) -> None:
+    page_key = out.paper_key
+    sources: dict[str, dict[str, Any]] = {}
+    pairs: set[tuple[str, str]] = set()
+    for claim in page.claims:
+        claim_id = "claim:" + _digest(page_key, _text_key(claim.text))
+        out.claims.append({"claim_id": claim_id, "properties": {
+            "text": claim.text, "quotes": claim.quotes, "kind": claim.kind, "basis": claim.basis,
+            "section": claim.section, "substantial": claim.substantial,
+            "sources_checked": claim.sources_checked, "sources_total": claim.sources_total,
+            "flags": claim.flags, "flag_reasons": claim.flag_reasons, "support_note": claim.support_note,
+            "rests_on_assumption": claim.rests_on_assumption, "also_stated_in": claim.also_stated_in,
+            "origin": claim.origin, "line": claim.line,
+        }})
+        for cited in claim.sources:
+            source_id = "source:" + _digest(page_key, cited.key_norm)
+            source = sources.setdefault(source_id, {"source_id": source_id, "properties": {
+                "key": cited.key_norm, "first_author": cited.first_author, "year": cited.year,
+                "year_suffix": cited.year_suffix, "matched": False}})
+            source["properties"]["matched"] |= cited.matched
+            if (claim_id, source_id) not in pairs:
+                pairs.add((claim_id, source_id))
+                out.claim_cites.append({"claim_id": claim_id, "source_id": source_id})
+            if cited.checked:
+                out.checks.append({"claim_id": claim_id, "source_id": source_id, "verdict": cited.verdict,
+                                   "confidence": cited.confidence, "rationale": cited.rationale,
+                                   "ambiguous": cited.ambiguous})
+    out.sources = list(sources.values())
+    for source_id, source in sources.items():
+        target = resolve_source(source["properties"], references, raws)
+        if target is not None:
+            out.refers_to.append((source_id, target))
+
+
+# -- source keys → reference entries -------------------------------------------------------
+
+def resolve_source(source: dict[str, Any], references: list[tuple[Reference, int]],
+                   raws: list[tuple[RawReference, int]]) -> int | None:
+    """The mention of the reference entry a source key names: same first author and year.
+
+    A key's a/b/c suffix picks among that author's entries of that year: a raw entry that
+    prints the suffix itself wins; otherwise the n-th candidate in list order.
+    """
+    author = _fold(source["first_author"] or "")
+    year = source["year"]
+    if not author or year is None:
+        return None
+    candidates: list[tuple[str | None, int]] = []
+    for reference, index in references:
+        if reference.year == year and reference.authors and _surname_matches(author, reference.authors[0]):
+            candidates.append((None, index))
+    for raw, index in raws:
+        if raw.year == year and raw.authors and _surname_matches(author, raw.authors[0]):
+            printed = {m.group(2) for m in YEAR_WITH_SUFFIX.finditer(raw.text) if m.group(1) == str(year)}
+            candidates.append((min(printed - {None}, default=None), index))
+    if not candidates:
+        return None
+    suffix = source.get("year_suffix")
+    if suffix:
+        exact = [index for printed, index in candidates if printed == suffix]
+        if exact:
+            return exact[0]
+        position = ord(suffix) - ord("a")
+        return candidates[position][1] if position < len(candidates) else None
+    return candidates[0][1]
+
+
+def _surname_matches(author: str, entry_author: str) -> bool:
+    """`marks` against "Marks, S." (structured) or "Samuel Marks" (raw); organisations whole."""
+    name = _fold(entry_author).strip(" ,.")
+    surname = name.split(",")[0].strip() if "," in name else name
+    return author == surname or surname.endswith(" " + author) or name.startswith(author + " ")
+
+
+def _fold(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold().strip()
+
+
+# -- small helpers -------------------------------------------------------------------------
+
+def _present(**properties: Any) -> dict[str, Any]:
+    """The properties a mention actually states (None is "not stated", never "erase")."""
+    return {key: value for key, value in properties.items() if value is not None}
+
+
+def _text_key(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def _digest(*parts: str) -> str:
+    return hashlib.sha1("\x1f".join(parts).encode("utf-8")).hexdigest()[:20]
+
+
+def _first(values: list[str] | None) -> str | None:
+    return values[0] if values else None
+
+
+def _int(values: list[str] | None) -> int | None:
+    text = _first(values)
+    digits = text.replace(",", "") if text else ""
+    return int(digits) if digits.isdigit() else None
+
+
+def _split_authors(text: str) -> list[str]:
+    """`Sharkey, L., Chughtai, B., …` → ["Sharkey, L.", "Chughtai, B.", …]."""
+    parts = [part.strip() for part in text.split(",")]
+    authors = []
+    for surname, initials in zip(parts[::2], parts[1::2]):
+        authors.append(f"{surname}, {initials}" if initials else surname)
+    if len(parts) % 2 and parts[-1]:
+        authors.append(parts[-1])
+    return authors

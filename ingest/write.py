@@ -1,0 +1,175 @@
+"""Writing documents' assertions to Neo4j: one managed transaction per batch of documents.
+
+Inside the transaction: retract what changed documents asserted before, resolve paper
+identity against the graph (merging nodes a batch shows to be one work), then write rows
+with `UNWIND $rows ... MERGE` on constrained keys. The driver retries the whole function
+on transient errors, so it only reads what it writes in the same transaction.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from neo4j import ManagedTransaction
+
+from paperkg.statements import statement
+
+from .identity import Identity, group_mentions
+from .rows import SUBJECT, Assertions
+
+T = TypeVar("T")
+ROWS_PER_STATEMENT = 5000
+
+
+def chunks(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
+    for start in range(0, len(items), size):
+        yield items[start:start + size]
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A document to write, and whether an earlier version of it is in the graph."""
+
+    assertions: Assertions
+    changed: bool
+
+
+def write_batch(tx: ManagedTransaction, batch: Sequence[Pending], run_id: str) -> dict[str, Counter]:
+    """Write a batch of documents; returns the rows written per document."""
+    for pending in batch:
+        if pending.changed:
+            tx.run(statement("retract_document"), doc_id=pending.assertions.doc_id).consume()
+    _run(tx, "write_document", [{
+        "doc_id": a.doc_id, "path": a.path, "sha256": a.sha256, "kind": a.kind, "size_bytes": a.size_bytes,
+        "paper_key": a.paper_key, "warnings": a.warnings} for a in (p.assertions for p in batch)],
+        run_id=run_id)
+    paper_of = _resolve_papers(tx, [p.assertions for p in batch])
+    counts: dict[str, Counter] = {}
+    papers: list[dict[str, Any]] = []
+    cites: dict[tuple[str, str], list[str]] = {}
+    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in (
+        "write_claims", "write_sources", "write_claim_cites", "write_checks", "write_refers_to")}
+    for doc_number, pending in enumerate(batch):
+        a = pending.assertions
+        pid = [paper_of[(doc_number, m)] for m in range(len(a.mentions))]
+        doc_papers = _paper_rows(a, pid)
+        doc_cites = sorted({(pid[x], pid[y]) for x, y in a.cites if pid[x] != pid[y]})
+        doc_rows = {
+            "write_claims": [dict(row, paper_id=pid[SUBJECT], doc_id=a.doc_id) for row in a.claims],
+            "write_sources": [dict(row, doc_id=a.doc_id) for row in a.sources],
+            "write_claim_cites": [dict(row, doc_id=a.doc_id) for row in a.claim_cites],
+            "write_checks": [dict(row, doc_id=a.doc_id) for row in a.checks],
+            "write_refers_to": sorted(({"source_id": s, "paper_id": pid[m], "doc_id": a.doc_id}
+                                       for s, m in a.refers_to), key=lambda row: row["source_id"]),
+        }
+        counts[a.doc_id] = Counter({"papers": len(doc_papers), "paper_cites": len(doc_cites)})
+        counts[a.doc_id].update({name.removeprefix("write_"): len(r) for name, r in doc_rows.items()})
+        papers.extend(doc_papers)
+        for pair in doc_cites:
+            cites.setdefault(pair, []).append(a.doc_id)
+        for name, doc_part in doc_rows.items():
+            rows[name].extend(doc_part)
+    # Papers and their citations are shared between documents: one row per node or pair, so
+    # no statement reads what an earlier row of the same statement wrote.
+    _run(tx, "write_papers", _combine_paper_rows(papers))
+    _run(tx, "write_paper_cites", [{"citing": x, "cited": y, "doc_ids": docs} for (x, y), docs in cites.items()])
+    for name, all_rows in rows.items():
+        _run(tx, name, all_rows)
+    return counts
+
+
+def _combine_paper_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per paper: the best-ranked document's properties, gaps filled by the others."""
+    combined: dict[str, dict[str, Any]] = {}
+    for row in sorted(rows, key=lambda row: -row["rank"]):  # stable: batch order among equals
+        into = combined.get(row["paper_id"])
+        if into is None:
+            combined[row["paper_id"]] = dict(row, properties=dict(row["properties"]), doc_ids=[row["doc_id"]])
+            continue
+        into["doc_ids"].append(row["doc_id"])
+        for key, value in row["properties"].items():
+            into["properties"].setdefault(key, value)
+        for key in ("arxiv_id", "doi", "fallback"):
+            into[key] = into[key] or row[key]
+    return list(combined.values())
+
+
+def _run(tx: ManagedTransaction, name: str, rows: list[dict[str, Any]], **parameters: Any) -> None:
+    for part in chunks(rows, ROWS_PER_STATEMENT):
+        tx.run(statement(name), rows=list(part), **parameters).consume()
+
+
+def _paper_rows(a: Assertions, pid: list[str]) -> list[dict[str, Any]]:
+    """One row per work the document mentions: the best-ranked mention speaks for it."""
+    best: dict[str, int] = {}
+    for index, mention in enumerate(a.mentions):
+        current = best.get(pid[index])
+        if current is None or mention.rank > a.mentions[current].rank:
+            best[pid[index]] = index
+    rows = []
+    for paper_id, index in best.items():
+        mention = a.mentions[index]
+        same = [a.mentions[i] for i in range(len(a.mentions)) if pid[i] == paper_id]
+        rows.append({
+            "doc_id": a.doc_id, "paper_id": paper_id, "rank": mention.rank, "properties": mention.properties,
+            "arxiv_id": next((m.arxiv_id for m in same if m.arxiv_id), None),
+            "doi": next((m.doi for m in same if m.doi), None),
+            "fallback": next((m.fallback for m in same if m.fallback), None),
+        })
+    return rows
+
+
+def _resolve_papers(tx: ManagedTransaction, documents: list[Assertions]) -> dict[tuple[int, int], str]:
+    """paper_id for every (document number, mention index); merges nodes found to be one work."""
+    flat = [(doc, index, mention) for doc, a in enumerate(documents) for index, mention in enumerate(a.mentions)]
+    works = group_mentions([mention for _, _, mention in flat])
+    found = {record["index"]: record["nodes"] for record in tx.run(
+        statement("paper_candidates"), works=[_work_parameter(i, identity) for i, (identity, _) in enumerate(works)])}
+    survivor: dict[str, str] = {}  # existing paper_id → the paper_id it now belongs to
+    merges: list[dict[str, str]] = []
+    assigned: list[str] = []
+    for number, (identity, _) in enumerate(works):
+        targets = []
+        for node in found.get(number, []):
+            node_identity = Identity.of(node["arxiv_id"], node["doi"], node["title_norm"], node["year"],
+                                        node["fallback"])
+            if identity.same_work(node_identity):
+                identity.absorb(node_identity)
+                targets.append(_follow(survivor, node["paper_id"]))
+        paper_id = targets[0] if targets else _follow(survivor, identity.new_paper_id())
+        for other in dict.fromkeys(targets[1:]):
+            if other != paper_id:
+                merges.append({"keep": paper_id, "gone": other})
+                survivor[other] = paper_id
+        survivor[paper_id] = paper_id
+        assigned.append(paper_id)
+    if merges:
+        tx.run(statement("merge_papers"), pairs=merges).consume()
+    result = {}
+    for number, (_, members) in enumerate(works):
+        for member in members:
+            doc, index, _ = flat[member]
+            result[(doc, index)] = _follow(survivor, assigned[number])
+    return result
+
+
+def _follow(survivor: dict[str, str], paper_id: str) -> str:
+    while survivor.get(paper_id, paper_id) != paper_id:
+        paper_id = survivor[paper_id]
+    return paper_id
+
+
+def _work_parameter(index: int, identity: Identity) -> dict[str, Any]:
+    return {"index": index, "arxiv_ids": sorted(identity.arxiv_ids), "dois": sorted(identity.dois),
+            "titles": [{"norm": norm, "year": year} for norm, year in sorted(identity.titles, key=str)],
+            "fallbacks": sorted(identity.fallbacks)}
+
+
+def count_rows(counts: Iterable[Counter]) -> Counter:
+    total: Counter = Counter()
+    for count in counts:
+        total.update(count)
+    return total

@@ -1,0 +1,180 @@
+"""An ingestion run: find documents, skip unchanged ones, parse, map, write, record the run.
+
+Data flows one way: read file → parse to models (paperkg.ingest.parse) → assertions with
+keys (paperkg.ingest.rows) → identity and rows written per batch (paperkg.ingest.write).
+A document that fails to parse or to write is rejected alone; the others still land.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import uuid
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from neo4j.exceptions import DatabaseUnavailable, Neo4jError, ServiceUnavailable, SessionExpired
+from tqdm import tqdm
+
+from .db import ConnectionFailed, KnowledgeBase
+from .ingest import ParseError, parse_bytes
+from .ingest.rows import Assertions, assertions_of
+from .ingest.write import Pending, chunks, write_batch
+from .schema import apply_schema
+from .statements import statement
+
+DOCS_PER_TRANSACTION = 20
+MAX_DOCUMENT_BYTES = 50 * 1024 * 1024
+HASH_LOOKUP_BATCH = 1000
+
+
+@dataclass
+class DocumentResult:
+    path: str
+    status: str  # new | changed | unchanged | rejected
+    error: str | None = None
+    line: int | None = None
+    counts: dict[str, int] = field(default_factory=dict)
+    warnings: int = 0
+
+
+@dataclass
+class RunReport:
+    run_id: str
+    started_at: str
+    ended_at: str | None = None
+    documents: list[DocumentResult] = field(default_factory=list)
+
+    @property
+    def totals(self) -> dict[str, int]:
+        totals = Counter({"seen": len(self.documents)})
+        totals.update(document.status for document in self.documents)
+        return {key: totals.get(key, 0) for key in ("seen", "new", "changed", "unchanged", "rejected")}
+
+    @property
+    def rows_written(self) -> dict[str, int]:
+        total: Counter = Counter()
+        for document in self.documents:
+            total.update(document.counts)
+        return dict(sorted(total.items()))
+
+    @property
+    def ok(self) -> bool:
+        return self.totals["rejected"] == 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"run_id": self.run_id, "started_at": self.started_at, "ended_at": self.ended_at,
+                "totals": self.totals, "rows_written": self.rows_written,
+                "documents": [asdict(document) for document in self.documents]}
+
+
+def discover(paths: Iterable[str | os.PathLike]) -> list[Path]:
+    """Files named, and files under directories named (recursively, hidden ones skipped), sorted."""
+    found: dict[Path, None] = {}
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            for file in sorted(path.rglob("*")):
+                relative = file.relative_to(path).parts
+                if file.is_file() and not any(part.startswith(".") for part in relative):
+                    found[file.resolve()] = None
+        elif path.is_file():
+            found[path.resolve()] = None
+        else:
+            raise FileNotFoundError(f"{path}: no such file or directory")
+    return list(found)
+
+
+def ingest_paths(kb: KnowledgeBase, paths: Iterable[str | os.PathLike], *, progress: bool = False,
+                 docs_per_transaction: int = DOCS_PER_TRANSACTION,
+                 max_bytes: int = MAX_DOCUMENT_BYTES) -> RunReport:
+    """Ingest files and directories; returns the run's report (also recorded as an IngestRun node)."""
+    files = discover(paths)
+    report = RunReport(run_id=str(uuid.uuid4()), started_at=_now())
+    apply_schema(kb)
+    bar = tqdm(total=len(files), unit="doc", desc="ingest", disable=not progress, file=sys.stderr)
+    pending: list[tuple[Pending, DocumentResult]] = []
+    try:
+        for part in chunks(files, HASH_LOOKUP_BATCH):
+            known = {row["doc_id"]: row["sha256"]
+                     for row in kb.cypher(statement("document_hashes"), doc_ids=[str(p) for p in part])}
+            for path in part:
+                result, assertions = _read(path, known, max_bytes)
+                report.documents.append(result)
+                if assertions is None:
+                    bar.update()
+                    continue
+                pending.append((Pending(assertions, changed=result.status == "changed"), result))
+                if len(pending) >= docs_per_transaction:
+                    _write(kb, pending, report.run_id)
+                    bar.update(len(pending))
+                    pending = []
+        _write(kb, pending, report.run_id)
+        bar.update(len(pending))
+    finally:
+        bar.close()
+    report.ended_at = _now()
+    kb.execute(statement("record_run"), run_id=report.run_id, properties={
+        "started_at": report.started_at, "ended_at": report.ended_at, **report.totals})
+    return report
+
+
+def _read(path: Path, known: dict[str, str], max_bytes: int) -> tuple[DocumentResult, Assertions | None]:
+    doc_id = str(path)
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise ParseError(doc_id, None, f"document is {size:,} bytes, over the limit of {max_bytes:,}")
+        data = path.read_bytes()
+    except OSError as exc:
+        return DocumentResult(doc_id, "rejected", error=f"{doc_id}: cannot read: {exc.strerror}"), None
+    except ParseError as exc:
+        return DocumentResult(doc_id, "rejected", error=str(exc), line=exc.line), None
+    digest = hashlib.sha256(data).hexdigest()
+    if known.get(doc_id) == digest:
+        return DocumentResult(doc_id, "unchanged"), None
+    status = "changed" if doc_id in known else "new"
+    try:
+        document = parse_bytes(data, doc_id)
+    except ParseError as exc:
+        return DocumentResult(doc_id, "rejected", error=str(exc), line=exc.line), None
+    assertions = assertions_of(document, doc_id=doc_id, size_bytes=len(data))
+    return DocumentResult(doc_id, status, warnings=len(document.warnings)), assertions
+
+
+def _write(kb: KnowledgeBase, pending: list[tuple[Pending, DocumentResult]], run_id: str) -> None:
+    """Write a batch in one transaction; if it fails, write its documents one by one to isolate the bad one."""
+    if not pending:
+        return
+    try:
+        counts = _transaction(kb, [p for p, _ in pending], run_id)
+    except Neo4jError as exc:
+        if len(pending) == 1:
+            _, result = pending[0]
+            result.status, result.error = "rejected", f"{result.path}: not written: {exc.message or exc}"
+            return
+        for one in pending:
+            _write(kb, [one], run_id)
+        return
+    for _, result in pending:
+        result.counts = dict(sorted(counts[result.path].items()))
+
+
+def _transaction(kb: KnowledgeBase, batch: list[Pending], run_id: str) -> dict[str, Counter]:
+    try:
+        with kb.driver.session(database=kb.database) as session:
+            return session.execute_write(write_batch, batch, run_id)
+    except (ServiceUnavailable, SessionExpired, DatabaseUnavailable) as exc:
+        raise ConnectionFailed(f"lost the connection to Neo4j at {kb.settings.uri if kb.settings else '?'} "
+                               f"while writing: {str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__}"
+                               ) from None
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
