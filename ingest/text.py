@@ -1,0 +1,79 @@
+"""Raw bytes → normalised lines (FORMAT.md §0), rejecting what is not a text document."""
+
+from __future__ import annotations
+
+import re
+
+from .errors import ParseError
+from .models import TextMeta
+
+DEFAULT_MAX_BYTES = 50 * 1024 * 1024
+
+_BOM = "\ufeff"
+# C0 controls other than tab/LF/CR, DEL and the C1 controls: their presence means binary data.
+# (Python's str.splitlines would also break lines at \v, \f, \x1c-\x1e, \x85; we split only at CR/LF.)
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def _line_of_offset(data: bytes, offset: int) -> int:
+    """1-based line of a byte offset, counting CRLF, LF and lone CR as one break each."""
+    head = data[:offset]
+    crlf = head.count(b"\r\n")
+    return head.count(b"\n") + head.count(b"\r") - crlf + 1
+
+
+def _line_of_index(text: str, index: int) -> int:
+    head = text[:index]
+    return head.count("\n") + head.count("\r") - head.count("\r\n") + 1
+
+
+def _line_endings(text: str) -> str:
+    crlf = text.count("\r\n")
+    kinds = [
+        name
+        for name, count in (
+            ("lf", text.count("\n") - crlf),
+            ("crlf", crlf),
+            ("cr", text.count("\r") - crlf),
+        )
+        if count
+    ]
+    if not kinds:
+        return "none"
+    return kinds[0] if len(kinds) == 1 else "mixed"
+
+
+def read_lines(data: bytes, path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[list[str], TextMeta]:
+    """Decode `data` as strict UTF-8 and split it into lines without trailing spaces or tabs.
+
+    A BOM, CRLF or lone-CR line breaks and a final line break are accepted and reported in the
+    returned TextMeta. Raises ParseError for an oversized, empty or binary document.
+    """
+    if len(data) > max_bytes:
+        raise ParseError(path, None, f"document is {len(data)} bytes, over the limit of {max_bytes} bytes")
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise ParseError(path, _line_of_offset(data, nul), "NUL byte: binary data, not a text document")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ParseError(
+            path, _line_of_offset(data, exc.start), f"invalid UTF-8 (byte 0x{data[exc.start]:02x})"
+        ) from None
+    bom = text.startswith(_BOM)
+    if bom:
+        text = text[1:]
+    control = _CONTROL.search(text)
+    if control:
+        raise ParseError(
+            path,
+            _line_of_index(text, control.start()),
+            f"control character U+{ord(control.group()):04X}: binary data, not a text document",
+        )
+    if not text.strip():
+        raise ParseError(path, None, "empty document")
+    meta = TextMeta(line_endings=_line_endings(text), bom=bom, final_newline=text.endswith(("\n", "\r")))
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if meta.final_newline:
+        lines.pop()
+    return [line.rstrip(" \t") for line in lines], meta
