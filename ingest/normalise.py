@@ -7,9 +7,10 @@ import unicodedata
 SELF_CITATION = "Self-citation"
 PREPRINT = "Preprint"
 
-# Apostrophes join the word they sit in ("Don’t" → "dont"); all other punctuation and symbols
-# separate words, so "Fine-tuning: a survey" and "Fine tuning — a survey" agree.
-_APOSTROPHES = frozenset("'’‘ʼ`´")
+# Apostrophes and brackets join the word they sit in ("Don’t" → "dont", "(Un)reliable" →
+# "unreliable"); all other punctuation and symbols separate words, so "Fine-tuning: a survey" and
+# "Fine tuning — a survey" agree.
+_JOINING = frozenset("'’‘ʼ`´()[]{}")
 
 
 def strip_markers(title: str) -> str:
@@ -26,7 +27,7 @@ def title_norm(title: str) -> str:
     text = unicodedata.normalize("NFKC", strip_markers(title.strip())).casefold()
     kept = []
     for char in text:
-        if char in _APOSTROPHES:
+        if char in _JOINING:
             continue
         category = unicodedata.category(char)
         kept.append(" " if category[0] in "PSZC" else char)
