@@ -98,7 +98,8 @@ class CitedSource(_Model):
     first_author: str | None  # None for a bare-year key such as `[2023]`
     year: int | None
     year_suffix: str | None
-    key_norm: str  # "<author part>, <year><suffix>"; the same work cited as `X (2024)` and `X, 2024` agrees
+    # "<author part>, <year><suffix>", so `X et al. (2024)` and `X et al., 2024` agree; `[2023]` → "2023".
+    key_norm: str
     matched: bool  # printed with the ` source` suffix
     checked: bool
     verdict: Literal["supported", "not_supported"] | None

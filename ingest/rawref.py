@@ -40,7 +40,7 @@ _MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]{0,6}\.? "
 _DATE_OR_PAGES = re.compile(rf", (?:(?:{_MONTH})?(?:1[89]|20)[0-9]{{2}}[a-z]?(?:[.,]|$)|pp\. )")
 # Where a venue ends.
 _VENUE_END = re.compile(r", (?:[0-9]|vol|pp\. )|\. (?=[A-Z])| URL ")
-_EDITORS = re.compile(r"\((?:eds?)\.\), ")
+_EDITORS = re.compile(r"\(eds?\.\), ")
 _ABBREVIATIONS = frozenset({"vs", "e.g", "i.e", "cf", "etc", "al", "no", "vol", "inc", "jr", "st", "dr", "fig"})
 # `concep- tual` → `conceptual`: a hyphen and space between lowercase letters is a line-break hyphen.
 _LINE_BREAK_HYPHEN = re.compile(r"(?<=[a-z])- (?=[a-z])")
