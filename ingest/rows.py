@@ -120,7 +120,8 @@ def _reference_mention(reference: Reference, path: str) -> Mention:
                             title_norm=title_norm(reference.title) if reference.title else None,
                             year=reference.year, venue=reference.venue, authors=reference.authors or None,
                             cited_by_count=reference.cited_by_count),
-        fallback=None if (arxiv_id or doi or reference.title) else f"{path}:{reference.line}",
+        fallback=None if (arxiv_id or doi or reference.title)
+        else _fallback(path, f"{reference.authors_text} ({reference.year}) {reference.venue}"),
     )
 
 
@@ -131,8 +132,13 @@ def _raw_mention(raw: RawReference, path: str) -> Mention:
         properties=_present(title=raw.title, title_norm=title_norm(raw.title) if raw.title else None,
                             year=raw.year, venue=raw.venue, authors=raw.authors or None, url=raw.url,
                             reference_text=raw.text),
-        fallback=None if (arxiv_id or doi or raw.title) else f"{path}:{raw.line}",
+        fallback=None if (arxiv_id or doi or raw.title) else _fallback(path, raw.text),
     )
+
+
+def _fallback(path: str, entry_text: str) -> str:
+    """Identifies an entry with no id and no title by its text, within its document only."""
+    return f"{path}|{entry_text}"
 
 
 def _claims(page: Page, out: Assertions, references: list[tuple[Reference, int]],
@@ -148,7 +154,7 @@ def _claims(page: Page, out: Assertions, references: list[tuple[Reference, int]]
             "sources_checked": claim.sources_checked, "sources_total": claim.sources_total,
             "flags": claim.flags, "flag_reasons": claim.flag_reasons, "support_note": claim.support_note,
             "rests_on_assumption": claim.rests_on_assumption, "also_stated_in": claim.also_stated_in,
-            "origin": claim.origin, "line": claim.line,
+            "origin": claim.origin,
         }})
         for cited in claim.sources:
             source_id = "source:" + _digest(page_key, cited.key_norm)
