@@ -11,3 +11,4 @@ CREATE CONSTRAINT ingest_run_id IF NOT EXISTS FOR (r:IngestRun) REQUIRE r.run_id
 CREATE INDEX paper_title_norm IF NOT EXISTS FOR (p:Paper) ON (p.title_norm);
 CREATE INDEX paper_fallback IF NOT EXISTS FOR (p:Paper) ON (p.fallback);
 CREATE INDEX document_path IF NOT EXISTS FOR (d:Document) ON (d.path);
+CREATE CONSTRAINT ingest_lock_name IF NOT EXISTS FOR (l:IngestLock) REQUIRE l.name IS UNIQUE;

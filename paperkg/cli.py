@@ -8,11 +8,15 @@ import sys
 from collections.abc import Callable, Sequence
 
 from . import __version__
-from .db import ConnectionFailed, connect
+from neo4j.exceptions import DriverError, Neo4jError
+
+from .db import ConnectionFailed, first_line, connect
+from .lock import LockHeld, LockLost
 from .server import Instance, ServerError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 EXIT_STOPPED = 3  # `db status`: the managed server is not running (LSB convention)
+EXIT_LOCKED = 75  # another ingestion holds the lock: try again later (EX_TEMPFAIL)
 
 
 class CommandError(Exception):
@@ -88,7 +92,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     progress = not args.quiet and not args.json and sys.stderr.isatty()
     try:
         with connect() as kb:
-            report = ingest_paths(kb, args.paths, progress=progress, docs_per_transaction=args.batch)
+            report = ingest_paths(kb, args.paths, progress=progress, docs_per_transaction=args.batch,
+                                  lock_wait=args.wait)
     except FileNotFoundError as exc:
         raise CommandError(str(exc)) from None
     if args.json:
@@ -176,6 +181,8 @@ def build_parser() -> argparse.ArgumentParser:
     ingest.add_argument("--json", action="store_true", help="print a JSON summary, one entry per document")
     ingest.add_argument("--quiet", action="store_true", help="no progress bar and no summary line")
     ingest.add_argument("--batch", type=int, default=20, help="documents per transaction (default 20)")
+    ingest.add_argument("--wait", type=float, default=0, metavar="SECONDS",
+                        help="wait this long for another ingestion to finish (default: exit 75 at once)")
 
     command("schema", cmd_schema, "create the constraints and indexes (idempotent)", "paperkg schema")
     stats = command("stats", cmd_stats, "count nodes per label and relationships per type",
@@ -195,6 +202,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(args, exc, exc.code)
     except (ConnectionFailed, ServerError) as exc:
         return _fail(args, exc, EXIT_USAGE)
+    except (LockHeld, LockLost) as exc:
+        return _fail(args, exc, EXIT_LOCKED)
+    except DriverError as exc:  # the connection broke mid-command
+        return _fail(args, ConnectionFailed(f"lost the connection to Neo4j: {first_line(exc)}"), EXIT_USAGE)
+    except Neo4jError as exc:
+        return _fail(args, f"Neo4j refused the request: {first_line(exc)}", EXIT_USAGE)
     except KeyboardInterrupt:
         print("paperkg: interrupted", file=sys.stderr)
         return 130

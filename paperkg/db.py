@@ -70,11 +70,11 @@ def open_driver(settings: Settings, start: bool = True) -> Driver:
                                f"{settings.auth[0]!r} (check NEO4J_USERNAME / NEO4J_PASSWORD)") from None
     except (ServiceUnavailable, OSError, ValueError) as exc:
         driver.close()
-        raise ConnectionFailed(f"cannot reach Neo4j at {settings.uri}: {_first_line(exc)}") from None
+        raise ConnectionFailed(f"cannot reach Neo4j at {settings.uri}: {first_line(exc)}") from None
     return driver
 
 
-def _first_line(exc: BaseException) -> str:
+def first_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return text[0] if text else exc.__class__.__name__
 

@@ -21,10 +21,11 @@ from typing import Any
 from neo4j.exceptions import DatabaseUnavailable, Neo4jError, ServiceUnavailable, SessionExpired
 from tqdm import tqdm
 
-from .db import ConnectionFailed, KnowledgeBase
+from .db import ConnectionFailed, KnowledgeBase, first_line
 from .ingest import ParseError, parse_bytes
 from .ingest.rows import Assertions, assertions_of
 from .ingest.write import Pending, chunks, write_batch
+from .lock import IngestLock
 from .schema import apply_schema
 from .statements import statement
 
@@ -91,12 +92,21 @@ def discover(paths: Iterable[str | os.PathLike]) -> list[Path]:
 
 
 def ingest_paths(kb: KnowledgeBase, paths: Iterable[str | os.PathLike], *, progress: bool = False,
-                 docs_per_transaction: int = DOCS_PER_TRANSACTION,
-                 max_bytes: int = MAX_DOCUMENT_BYTES) -> RunReport:
-    """Ingest files and directories; returns the run's report (also recorded as an IngestRun node)."""
+                 docs_per_transaction: int = DOCS_PER_TRANSACTION, max_bytes: int = MAX_DOCUMENT_BYTES,
+                 lock_wait: float = 0.0) -> RunReport:
+    """Ingest files and directories; returns the run's report (also recorded as an IngestRun node).
+
+    Holds the ingestion lock for the run (waiting up to ``lock_wait`` seconds for it).
+    """
     files = discover(paths)
-    report = RunReport(run_id=str(uuid.uuid4()), started_at=_now())
     apply_schema(kb)
+    with IngestLock(kb, wait=lock_wait) as lock:
+        return _ingest_files(kb, files, lock, progress, docs_per_transaction, max_bytes)
+
+
+def _ingest_files(kb: KnowledgeBase, files: list[Path], lock: IngestLock, progress: bool, docs_per_transaction: int,
+         max_bytes: int) -> RunReport:
+    report = RunReport(run_id=str(uuid.uuid4()), started_at=_now())
     bar = tqdm(total=len(files), unit="doc", desc="ingest", disable=not progress, file=sys.stderr)
     pending: list[tuple[Pending, DocumentResult]] = []
     try:
@@ -114,6 +124,7 @@ def ingest_paths(kb: KnowledgeBase, paths: Iterable[str | os.PathLike], *, progr
                     _write(kb, pending, report.run_id)
                     bar.update(len(pending))
                     pending = []
+                    lock.heartbeat()
         _write(kb, pending, report.run_id)
         bar.update(len(pending))
     finally:
@@ -170,9 +181,8 @@ def _transaction(kb: KnowledgeBase, batch: list[Pending], run_id: str) -> dict[s
         with kb.driver.session(database=kb.database) as session:
             return session.execute_write(write_batch, batch, run_id)
     except (ServiceUnavailable, SessionExpired, DatabaseUnavailable) as exc:
-        raise ConnectionFailed(f"lost the connection to Neo4j at {kb.settings.uri if kb.settings else '?'} "
-                               f"while writing: {str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__}"
-                               ) from None
+        uri = kb.settings.uri if kb.settings else "the server"
+        raise ConnectionFailed(f"lost the connection to Neo4j at {uri} while writing: {first_line(exc)}") from None
 
 
 def _now() -> str:

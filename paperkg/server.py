@@ -185,11 +185,11 @@ class Instance:
             return False
         _signal(pid, signal.SIGTERM)
         deadline = time.monotonic() + timeout
-        while _alive(pid) and time.monotonic() < deadline:
+        while process_alive(pid) and time.monotonic() < deadline:
             time.sleep(0.2)
-        if _alive(pid):
+        if process_alive(pid):
             _signal(pid, signal.SIGKILL)
-            while _alive(pid):
+            while process_alive(pid):
                 time.sleep(0.1)
         self.pid_file.unlink(missing_ok=True)
         return True
@@ -332,7 +332,7 @@ def _bolt_answers(port: int) -> bool:
         return False
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -348,7 +348,7 @@ def _alive(pid: int) -> bool:
 
 def _is_our_server(pid: int, home: Path) -> bool:
     """True when pid is a live Neo4j started from this home (guards against PID reuse)."""
-    if not _alive(pid):
+    if not process_alive(pid):
         return False
     try:
         cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")

@@ -1,0 +1,72 @@
+"""The ingestion lock, kept in the database so that jobs on any machine see it.
+
+One run writes at a time. A second run waits (``wait`` seconds) or fails with LockHeld.
+A lock left by a killed run is taken over when its process is gone (same host) or its
+heartbeat is older than ``stale_after`` seconds (any host).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+import uuid
+
+from .db import KnowledgeBase
+from .server import process_alive
+from .statements import statement
+
+LOCK_NAME = "ingest"
+STALE_AFTER_SECONDS = 600
+
+
+class LockHeld(Exception):
+    """Another run holds the ingestion lock."""
+
+
+class LockLost(Exception):
+    """The lock was taken over while this run held it (it was judged stale)."""
+
+
+class IngestLock:
+    def __init__(self, kb: KnowledgeBase, wait: float = 0.0, stale_after: int = STALE_AFTER_SECONDS):
+        self.kb = kb
+        self.wait = wait
+        self.stale_after = stale_after
+        self.owner = str(uuid.uuid4())
+        self.holder = {"owner": self.owner, "host": socket.gethostname(), "pid": os.getpid()}
+
+    def __enter__(self) -> "IngestLock":
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+    def acquire(self) -> None:
+        deadline = time.monotonic() + self.wait
+        while True:
+            (held,) = self.kb.execute(statement("lock_acquire"), name=LOCK_NAME, holder=self.holder,
+                                      stale_after=self.stale_after)
+            if held["owner"] == self.owner:
+                return
+            if self._is_stale(held) and self.kb.execute(
+                    statement("lock_take_over"), name=LOCK_NAME, stale_owner=held["owner"], holder=self.holder):
+                return
+            if time.monotonic() >= deadline:
+                raise LockHeld(f"another ingestion holds the lock (host {held['host']}, pid {held['pid']}, "
+                               f"since {held['acquired_at']}); retry later or pass --wait SECONDS")
+            time.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
+
+    def heartbeat(self) -> None:
+        if not self.kb.execute(statement("lock_heartbeat"), name=LOCK_NAME, owner=self.owner):
+            raise LockLost("the ingestion lock was taken over by another run; stopping")
+
+    def release(self) -> None:
+        self.kb.execute(statement("lock_release"), name=LOCK_NAME, owner=self.owner)
+
+    def _is_stale(self, held: dict) -> bool:
+        if held["expired"]:
+            return True
+        return held["host"] == self.holder["host"] and not (held["pid"] and process_alive(held["pid"]))
+
