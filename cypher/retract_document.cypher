@@ -1,6 +1,7 @@
 // retract_document: withdraw everything a document's previous version asserted.
 // Every relationship the document asserted joins two nodes it MENTIONS, so walking those
-// nodes finds them all. A relationship or node no other document asserts disappears.
+// nodes finds them all. A relationship or node no other document asserts disappears; the
+// papers that remain are returned, for refold_papers.
 MATCH (d:Document {doc_id: $doc_id})-[mention:MENTIONS]->(n)
 CALL (n) {
   MATCH (n)-[r]-()
@@ -11,5 +12,9 @@ CALL (n) {
 }
 DELETE mention
 WITH DISTINCT n
-WHERE NOT EXISTS { (n)<-[:MENTIONS]-(:Document) }
-DETACH DELETE n;
+CALL (n) {
+  WITH n WHERE NOT EXISTS { (n)<-[:MENTIONS]-(:Document) }
+  DETACH DELETE n
+}
+WITH n WHERE n:Paper AND EXISTS { (n)<-[:MENTIONS]-(:Document) }
+RETURN n.paper_id AS paper_id;

@@ -39,9 +39,10 @@ class Pending:
 
 def write_batch(tx: ManagedTransaction, batch: Sequence[Pending], run_id: str) -> dict[str, Counter]:
     """Write a batch of documents; returns the rows written per document."""
+    touched: set[str] = set()  # papers whose properties must be folded again
     for pending in batch:
         if pending.changed:
-            tx.run(statement("retract_document"), doc_id=pending.assertions.doc_id).consume()
+            touched |= retract_document(tx, pending.assertions.doc_id)
     _run(tx, "write_document", [{
         "doc_id": a.doc_id, "path": a.path, "sha256": a.sha256, "kind": a.kind, "size_bytes": a.size_bytes,
         "paper_key": a.paper_key, "warnings": a.warnings} for a in (p.assertions for p in batch)],
@@ -74,7 +75,10 @@ def write_batch(tx: ManagedTransaction, batch: Sequence[Pending], run_id: str) -
             rows[name].extend(doc_part)
     # Papers and their citations are shared between documents: one row per node or pair, so
     # no statement reads what an earlier row of the same statement wrote.
-    _run(tx, "write_papers", _combine_paper_rows(papers))
+    paper_rows = _combine_paper_rows(papers)
+    _run(tx, "write_papers", paper_rows)
+    touched |= {row["paper_id"] for row in paper_rows}
+    refold_papers(tx, touched)
     _run(tx, "write_paper_cites", [{"citing": x, "cited": y, "doc_ids": docs} for (x, y), docs in cites.items()])
     for name, all_rows in rows.items():
         _run(tx, name, all_rows)
@@ -82,19 +86,22 @@ def write_batch(tx: ManagedTransaction, batch: Sequence[Pending], run_id: str) -
 
 
 def _combine_paper_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One row per paper: the best-ranked document's properties, gaps filled by the others."""
+    """One row per paper with each document's statement about it."""
     combined: dict[str, dict[str, Any]] = {}
-    for row in sorted(rows, key=lambda row: -row["rank"]):  # stable: batch order among equals
-        into = combined.get(row["paper_id"])
-        if into is None:
-            combined[row["paper_id"]] = dict(row, properties=dict(row["properties"]), doc_ids=[row["doc_id"]])
-            continue
-        into["doc_ids"].append(row["doc_id"])
-        for key, value in row["properties"].items():
-            into["properties"].setdefault(key, value)
-        for key in ("arxiv_id", "doi", "fallback"):
-            into[key] = into[key] or row[key]
+    for row in rows:
+        combined.setdefault(row["paper_id"], {"paper_id": row["paper_id"], "mentions": []})["mentions"].append(
+            {"doc_id": row["doc_id"], "rank": row["rank"], "properties": row["properties"]})
     return list(combined.values())
+
+
+def retract_document(tx: ManagedTransaction, doc_id: str) -> set[str]:
+    """Withdraw what a document asserted; returns the papers that remain and need refolding."""
+    return {record["paper_id"] for record in tx.run(statement("retract_document"), doc_id=doc_id)}
+
+
+def refold_papers(tx: ManagedTransaction, paper_ids: set[str]) -> None:
+    for part in chunks(sorted(paper_ids), ROWS_PER_STATEMENT):
+        tx.run(statement("refold_papers"), paper_ids=list(part)).consume()
 
 
 def _run(tx: ManagedTransaction, name: str, rows: list[dict[str, Any]], **parameters: Any) -> None:
@@ -103,22 +110,22 @@ def _run(tx: ManagedTransaction, name: str, rows: list[dict[str, Any]], **parame
 
 
 def _paper_rows(a: Assertions, pid: list[str]) -> list[dict[str, Any]]:
-    """One row per work the document mentions: the best-ranked mention speaks for it."""
-    best: dict[str, int] = {}
-    for index, mention in enumerate(a.mentions):
-        current = best.get(pid[index])
-        if current is None or mention.rank > a.mentions[current].rank:
-            best[pid[index]] = index
+    """One row per work the document mentions: its best-ranked mention speaks for the document,
+    with the identifiers any of its mentions of the work carry."""
+    by_paper: dict[str, list[int]] = {}
+    for index, paper_id in enumerate(pid):
+        by_paper.setdefault(paper_id, []).append(index)
     rows = []
-    for paper_id, index in best.items():
-        mention = a.mentions[index]
-        same = [a.mentions[i] for i in range(len(a.mentions)) if pid[i] == paper_id]
-        rows.append({
-            "doc_id": a.doc_id, "paper_id": paper_id, "rank": mention.rank, "properties": mention.properties,
+    for paper_id, indexes in by_paper.items():
+        same = [a.mentions[i] for i in indexes]
+        best = max(same, key=lambda mention: mention.rank)  # the first of the best, in document order
+        identifiers = {
             "arxiv_id": next((m.arxiv_id for m in same if m.arxiv_id), None),
             "doi": next((m.doi for m in same if m.doi), None),
             "fallback": next((m.fallback for m in same if m.fallback), None),
-        })
+        }
+        properties = {**best.properties, **{k: v for k, v in identifiers.items() if v}}
+        rows.append({"doc_id": a.doc_id, "paper_id": paper_id, "rank": best.rank, "properties": properties})
     return rows
 
 

@@ -10,7 +10,8 @@ from collections.abc import Callable, Sequence
 from . import __version__
 from neo4j.exceptions import DriverError, Neo4jError
 
-from .db import ConnectionFailed, first_line, connect
+from .db import ConnectionFailed, connect, first_line
+from .ingestion import MAX_DOCUMENT_BYTES
 from .lock import LockHeld, LockLost
 from .server import Instance, ServerError
 
@@ -89,11 +90,21 @@ def _describe(document) -> str:
 def cmd_ingest(args: argparse.Namespace) -> int:
     from .ingestion import ingest_paths
 
+    return _run_ingestion(args, ingest_paths, args.paths)
+
+
+def cmd_sync(args: argparse.Namespace) -> int:
+    from .ingestion import sync_directory
+
+    return _run_ingestion(args, sync_directory, args.directory)
+
+
+def _run_ingestion(args: argparse.Namespace, run: Callable, target) -> int:
     progress = not args.quiet and not args.json and sys.stderr.isatty()
     try:
         with connect() as kb:
-            report = ingest_paths(kb, args.paths, progress=progress, docs_per_transaction=args.batch,
-                                  lock_wait=args.wait)
+            report = run(kb, target, progress=progress, docs_per_transaction=args.batch,
+                         lock_wait=args.wait, max_bytes=args.max_bytes)
     except FileNotFoundError as exc:
         raise CommandError(str(exc)) from None
     if args.json:
@@ -105,8 +116,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         if not args.quiet:
             totals = report.totals
             rows = ", ".join(f"{count:,} {name}" for name, count in report.rows_written.items()) or "nothing"
+            retracted = f", {totals['retracted']} retracted" if totals["retracted"] else ""
             print(f"{totals['seen']} documents: {totals['new']} new, {totals['changed']} changed, "
-                  f"{totals['unchanged']} unchanged, {totals['rejected']} rejected; wrote {rows}")
+                  f"{totals['unchanged']} unchanged, {totals['rejected']} rejected{retracted}; wrote {rows}")
     return EXIT_OK if report.ok else EXIT_FAILED
 
 
@@ -178,11 +190,18 @@ def build_parser() -> argparse.ArgumentParser:
     ingest = command("ingest", cmd_ingest, "ingest files and directories into the graph",
                      "paperkg ingest ../shared/seeds --json")
     ingest.add_argument("paths", nargs="+", metavar="PATH")
-    ingest.add_argument("--json", action="store_true", help="print a JSON summary, one entry per document")
-    ingest.add_argument("--quiet", action="store_true", help="no progress bar and no summary line")
-    ingest.add_argument("--batch", type=int, default=20, help="documents per transaction (default 20)")
-    ingest.add_argument("--wait", type=float, default=0, metavar="SECONDS",
-                        help="wait this long for another ingestion to finish (default: exit 75 at once)")
+    sync = command("sync", cmd_sync, "the periodic job: ingest a directory, retract documents whose files "
+                   "are gone; exit 0 ok, 1 a document rejected, 2 no connection, 75 another run holds the lock",
+                   "paperkg sync /data/pages --json --wait 600")
+    sync.add_argument("directory", metavar="DIR")
+    for sub in (ingest, sync):
+        sub.add_argument("--json", action="store_true", help="print a JSON report, one entry per document")
+        sub.add_argument("--quiet", action="store_true", help="no progress bar and no summary line")
+        sub.add_argument("--batch", type=int, default=20, help="documents per transaction (default 20)")
+        sub.add_argument("--wait", type=float, default=0, metavar="SECONDS",
+                         help="wait this long for another ingestion to finish (default: exit 75 at once)")
+        sub.add_argument("--max-bytes", type=int, default=MAX_DOCUMENT_BYTES, metavar="N",
+                         help=f"reject documents larger than this (default {MAX_DOCUMENT_BYTES:,})")
 
     command("schema", cmd_schema, "create the constraints and indexes (idempotent)", "paperkg schema")
     stats = command("stats", cmd_stats, "count nodes per label and relationships per type",

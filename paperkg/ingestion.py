@@ -24,7 +24,7 @@ from tqdm import tqdm
 from .db import ConnectionFailed, KnowledgeBase, first_line
 from .ingest import ParseError, parse_bytes
 from .ingest.rows import Assertions, assertions_of
-from .ingest.write import Pending, chunks, write_batch
+from .ingest.write import Pending, chunks, refold_papers, retract_document, write_batch
 from .lock import IngestLock
 from .schema import apply_schema
 from .statements import statement
@@ -37,7 +37,7 @@ HASH_LOOKUP_BATCH = 1000
 @dataclass
 class DocumentResult:
     path: str
-    status: str  # new | changed | unchanged | rejected
+    status: str  # new | changed | unchanged | rejected | retracted (its file is gone; sync only)
     error: str | None = None
     line: int | None = None
     counts: dict[str, int] = field(default_factory=dict)
@@ -55,7 +55,8 @@ class RunReport:
     def totals(self) -> dict[str, int]:
         totals = Counter({"seen": len(self.documents)})
         totals.update(document.status for document in self.documents)
-        return {key: totals.get(key, 0) for key in ("seen", "new", "changed", "unchanged", "rejected")}
+        totals["seen"] -= totals["retracted"]
+        return {key: totals.get(key, 0) for key in ("seen", "new", "changed", "unchanged", "rejected", "retracted")}
 
     @property
     def rows_written(self) -> dict[str, int]:
@@ -93,20 +94,51 @@ def discover(paths: Iterable[str | os.PathLike]) -> list[Path]:
 
 def ingest_paths(kb: KnowledgeBase, paths: Iterable[str | os.PathLike], *, progress: bool = False,
                  docs_per_transaction: int = DOCS_PER_TRANSACTION, max_bytes: int = MAX_DOCUMENT_BYTES,
-                 lock_wait: float = 0.0) -> RunReport:
+                 lock_wait: float = 0.0, prune: bool = False) -> RunReport:
     """Ingest files and directories; returns the run's report (also recorded as an IngestRun node).
 
-    Holds the ingestion lock for the run (waiting up to ``lock_wait`` seconds for it).
+    Holds the ingestion lock for the run (waiting up to ``lock_wait`` seconds for it). With
+    ``prune``, documents once ingested from below the given directories whose files are gone
+    are retracted: what only they asserted leaves the graph.
     """
+    paths = [Path(path) for path in paths]
     files = discover(paths)
     apply_schema(kb)
     with IngestLock(kb, wait=lock_wait) as lock:
-        return _ingest_files(kb, files, lock, progress, docs_per_transaction, max_bytes)
+        report = RunReport(run_id=str(uuid.uuid4()), started_at=_now())
+        _ingest_files(kb, files, report, lock, progress, docs_per_transaction, max_bytes)
+        if prune:
+            _retract_missing(kb, [path.resolve() for path in paths if path.is_dir()], set(files), report)
+        report.ended_at = _now()
+        kb.execute(statement("record_run"), run_id=report.run_id, properties={
+            "started_at": report.started_at, "ended_at": report.ended_at, **report.totals})
+        return report
 
 
-def _ingest_files(kb: KnowledgeBase, files: list[Path], lock: IngestLock, progress: bool, docs_per_transaction: int,
-         max_bytes: int) -> RunReport:
-    report = RunReport(run_id=str(uuid.uuid4()), started_at=_now())
+def sync_directory(kb: KnowledgeBase, directory: str | os.PathLike, **options) -> RunReport:
+    """The periodic job: ingest a directory and retract the documents whose files are gone."""
+    if not Path(directory).is_dir():
+        raise FileNotFoundError(f"{directory}: not a directory")
+    return ingest_paths(kb, [directory], prune=True, **options)
+
+
+def _retract_missing(kb: KnowledgeBase, directories: list[Path], present: set[Path], report: RunReport) -> None:
+    for directory in directories:
+        for row in kb.cypher(statement("documents_under"), prefix=f"{directory}{os.sep}"):
+            if Path(row["doc_id"]) in present:
+                continue
+            with kb.driver.session(database=kb.database) as session:
+                session.execute_write(_retract_document, row["doc_id"])
+            report.documents.append(DocumentResult(row["doc_id"], "retracted"))
+
+
+def _retract_document(tx, doc_id: str) -> None:
+    refold_papers(tx, retract_document(tx, doc_id))
+    tx.run(statement("delete_document"), doc_id=doc_id).consume()
+
+
+def _ingest_files(kb: KnowledgeBase, files: list[Path], report: RunReport, lock: IngestLock, progress: bool,
+                  docs_per_transaction: int, max_bytes: int) -> None:
     bar = tqdm(total=len(files), unit="doc", desc="ingest", disable=not progress, file=sys.stderr)
     pending: list[tuple[Pending, DocumentResult]] = []
     try:
@@ -129,10 +161,6 @@ def _ingest_files(kb: KnowledgeBase, files: list[Path], lock: IngestLock, progre
         bar.update(len(pending))
     finally:
         bar.close()
-    report.ended_at = _now()
-    kb.execute(statement("record_run"), run_id=report.run_id, properties={
-        "started_at": report.started_at, "ended_at": report.ended_at, **report.totals})
-    return report
 
 
 def _read(path: Path, known: dict[str, str], max_bytes: int) -> tuple[DocumentResult, Assertions | None]:

@@ -2,14 +2,14 @@
 
 Papers are named by what identifies the work (arXiv id, DOI, normalised title, fallback),
 not by paper_id, because a surrogate key depends on which document created the node first.
-Run bookkeeping (run ids, timestamps, which document last set a paper's properties) is left out.
+Run bookkeeping (run ids, timestamps) is left out.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-VOLATILE = {"paper_id", "props_doc", "props_rank", "run_id", "ingested_at", "started_at", "ended_at"}
+VOLATILE = {"paper_id", "run_id", "ingested_at", "started_at", "ended_at"}
 
 DUMP_NODES = """
 MATCH (n) WHERE NOT n:IngestRun

@@ -42,7 +42,7 @@ def one(kb, statement, **parameters):
 
 def test_seed_page_produces_the_model_figures(kb, seeds):
     report = ingest_paths(kb, [seeds])
-    assert report.totals == {"seen": 4, "new": 4, "changed": 0, "unchanged": 0, "rejected": 0}
+    assert report.totals == {"seen": 4, "new": 4, "changed": 0, "unchanged": 0, "rejected": 0, "retracted": 0}
     q = "MATCH (:Paper {arxiv_id: $page})-[:MAKES]->(c:Claim) "
     assert one(kb, q + "RETURN count(c) AS n", page=PAGE)["n"] == 240
     by = lambda prop: {r["v"]: r["n"] for r in kb.cypher(q + f"RETURN c.{prop} AS v, count(*) AS n", page=PAGE)}  # noqa: E731
@@ -116,7 +116,7 @@ def test_ingesting_twice_changes_nothing(kb, seeds):
     ingest_paths(kb, [seeds])
     before = dump(kb)
     second = ingest_paths(kb, [seeds])
-    assert second.totals == {"seen": 4, "new": 0, "changed": 0, "unchanged": 4, "rejected": 0}
+    assert second.totals == {"seen": 4, "new": 0, "changed": 0, "unchanged": 4, "rejected": 0, "retracted": 0}
     assert dump(kb) == before
 
 
@@ -177,7 +177,7 @@ def test_edited_documents_replace_exactly_what_they_asserted(kb, seeds):
     _edit(card, edit_card)
     _edit(page, edit_page)
     report = ingest_paths(kb, [seeds])
-    assert report.totals == {"seen": 4, "new": 0, "changed": 2, "unchanged": 2, "rejected": 0}
+    assert report.totals == {"seen": 4, "new": 0, "changed": 2, "unchanged": 2, "rejected": 0, "retracted": 0}
     after = dump(kb)
     removed_nodes = {n[0] for n in before["nodes"] - after["nodes"]}
     added_nodes = {n[0] for n in after["nodes"] - before["nodes"]}

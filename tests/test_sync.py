@@ -1,0 +1,56 @@
+"""`paperkg sync DIR`: the periodic job. Ingests, retracts what deleted files asserted, reports."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from graph_dump import dump
+
+from paperkg.cli import main
+from paperkg.ingestion import ingest_paths
+
+
+def test_sync_reports_new_then_unchanged_then_retracted(kb, seeds_dir, tmp_path, capsys):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(seeds_dir, corpus)
+    assert main(["sync", str(corpus), "--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert first["totals"] == {"seen": 4, "new": 4, "changed": 0, "unchanged": 0, "rejected": 0, "retracted": 0}
+
+    assert main(["sync", str(corpus), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["totals"]["unchanged"] == 4
+
+    card = next(corpus.glob("000_*"))
+    card.unlink()
+    assert main(["sync", str(corpus), "--json"]) == 0
+    third = json.loads(capsys.readouterr().out)
+    assert third["totals"] == {"seen": 3, "new": 0, "changed": 0, "unchanged": 3, "rejected": 0, "retracted": 1}
+    assert [d["path"] for d in third["documents"] if d["status"] == "retracted"] == [str(card)]
+
+
+def test_retracting_a_document_leaves_the_graph_of_the_others(kb, seeds_dir, tmp_path):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(seeds_dir, corpus)
+    next(corpus.glob("000_*")).unlink()
+    ingest_paths(kb, [corpus])
+    without_card = dump(kb)
+    kb.reset()
+
+    shutil.copy(next(seeds_dir.glob("000_*")), corpus)
+    ingest_paths(kb, [corpus])
+    next(corpus.glob("000_*")).unlink()
+    report = ingest_paths(kb, [corpus], prune=True)
+    assert report.totals["retracted"] == 1
+    assert dump(kb) == without_card
+
+
+def test_sync_exit_codes_for_a_scheduler(kb, seeds_dir, tmp_path, capsys):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(seeds_dir, corpus)
+    (corpus / "999_bad.txt").write_text("not a document", encoding="utf-8")
+    assert main(["sync", str(corpus)]) == 1
+    captured = capsys.readouterr()
+    assert "999_bad.txt:1:" in captured.err and "1 rejected" in captured.out
+    assert main(["sync", str(tmp_path / "missing")]) == 2
+    assert "not a directory" in capsys.readouterr().err
