@@ -122,6 +122,14 @@ def _run_ingestion(args: argparse.Namespace, run: Callable, target) -> int:
     return EXIT_OK if report.ok else EXIT_FAILED
 
 
+def cmd_synth(args: argparse.Namespace) -> int:
+    from .synth import generate
+
+    summary = generate(args.out, papers=args.papers, pages=args.pages, seed=args.seed)
+    print(f"wrote {summary.cards:,} cards and {summary.pages:,} pages ({summary.bytes_written:,} bytes) to {args.out}")
+    return EXIT_OK
+
+
 # -- graph maintenance ---------------------------------------------------------------------
 
 def cmd_schema(args: argparse.Namespace) -> int:
@@ -202,6 +210,13 @@ def build_parser() -> argparse.ArgumentParser:
                          help="wait this long for another ingestion to finish (default: exit 75 at once)")
         sub.add_argument("--max-bytes", type=int, default=MAX_DOCUMENT_BYTES, metavar="N",
                          help=f"reject documents larger than this (default {MAX_DOCUMENT_BYTES:,})")
+
+    synth = command("synth", cmd_synth, "write a synthetic corpus in both document formats (deterministic)",
+                    "paperkg synth --papers 2000 --pages 20 --out /tmp/corpus --seed 1")
+    synth.add_argument("--papers", type=int, default=1000, help="papers in the citation graph (one card each)")
+    synth.add_argument("--pages", type=int, default=10, help="claim-check pages")
+    synth.add_argument("--out", required=True, help="output directory")
+    synth.add_argument("--seed", type=int, default=0, help="random seed (same seed, same bytes)")
 
     command("schema", cmd_schema, "create the constraints and indexes (idempotent)", "paperkg schema")
     stats = command("stats", cmd_stats, "count nodes per label and relationships per type",
