@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 
@@ -224,6 +225,9 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument("--json", action="store_true", help="print JSON")
     reset = command("reset", cmd_reset, "delete every node and relationship", "paperkg reset --yes")
     reset.add_argument("--yes", action="store_true", help="confirm")
+    completion = command("completion", cmd_completion, "print a shell completion script",
+                         'eval "$(paperkg completion bash)"')
+    completion.add_argument("shell", choices=["bash"])
     return parser
 
 
@@ -247,13 +251,48 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
-def _fail(args: argparse.Namespace, exc: Exception, code: int) -> int:
-    if args.verbose:
+def _fail(args: argparse.Namespace, exc: Exception | str, code: int) -> int:
+    if args.verbose and isinstance(exc, BaseException):
         import traceback
 
         traceback.print_exception(exc)
-    print(f"paperkg: error: {exc}", file=sys.stderr)
+    prefix = "paperkg: error:"
+    if sys.stderr.isatty() and not os.environ.get("NO_COLOR"):
+        prefix = f"\033[31m{prefix}\033[0m"
+    print(f"{prefix} {exc}", file=sys.stderr)
     return code
+
+
+# -- shell completion ----------------------------------------------------------------------
+
+BASH_COMPLETION = """# bash completion for paperkg: eval "$(paperkg completion bash)"
+_paperkg() {{
+    local cur=${{COMP_WORDS[COMP_CWORD]}} command=${{COMP_WORDS[1]}}
+    if [ "$COMP_CWORD" -eq 1 ]; then
+        COMPREPLY=($(compgen -W "{commands} --help --version --verbose" -- "$cur"))
+        return
+    fi
+    case "$command" in
+{cases}
+    esac
+    COMPREPLY=($(compgen -f -- "$cur"))
+}}
+complete -o filenames -F _paperkg paperkg
+"""
+
+
+def cmd_completion(args: argparse.Namespace) -> int:
+    """Print a bash completion script generated from the argument parser itself."""
+    parser = build_parser()
+    subcommands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    cases = []
+    for name, sub in subcommands.choices.items():
+        words = [option for action in sub._actions for option in action.option_strings]
+        words += [choice for action in sub._actions if not action.option_strings and action.choices
+                  for choice in action.choices]
+        cases.append(f'        {name}) COMPREPLY=($(compgen -W "{" ".join(words)}" -f -- "$cur")); return;;')
+    print(BASH_COMPLETION.format(commands=" ".join(subcommands.choices), cases="\n".join(cases)), end="")
+    return EXIT_OK
 
 
 if __name__ == "__main__":
