@@ -91,7 +91,8 @@ def parse_card(lines: list[str], *, path: str, sha256: str, text_meta: TextMeta)
 
     preamble = blocks[0][2]
     if not preamble:
-        raise ParseError(path, 2, "missing the 'arXiv: … · HTML: …' line after the title")
+        # Name the line where it should be, or the last line when the document ends at the title.
+        raise ParseError(path, min(2, len(lines)), "missing the 'arXiv: … · HTML: …' line after the title")
     number, text = preamble[0]
     arxiv = _ARXIV_LINE.fullmatch(text)
     if arxiv is None:

@@ -84,7 +84,6 @@ def test_degenerate_documents_are_rejected_within_their_lines(data):
     assert isinstance(error, ParseError)
 
 
-@pytest.mark.xfail(reason="parser bug reported to the parser engineer: a one-line card is rejected at line 2")
 def test_a_card_cut_after_its_title_is_rejected_within_its_one_line():
     with pytest.raises(ParseError) as rejected:
         parse_bytes(b"# A title and nothing else", "cut.txt")
