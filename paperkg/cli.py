@@ -13,6 +13,7 @@ from neo4j.exceptions import DriverError, Neo4jError
 
 from .db import ConnectionFailed, connect, first_line
 from .ingestion import MAX_DOCUMENT_BYTES
+from .library import QueryError, UnknownPaper, library
 from .lock import LockHeld, LockLost
 from .server import Instance, ServerError
 
@@ -163,6 +164,27 @@ def cmd_reset(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# -- queries -------------------------------------------------------------------------------
+
+def cmd_query(args: argparse.Namespace) -> int:
+    lib = library()
+    if args.list:
+        print(lib.describe())
+        return EXIT_OK
+    if not args.name:
+        raise CommandError("name a query to run, or list them with `paperkg query --list`")
+    try:
+        params = lib.get(args.name).parse_cli(args.param)  # bad parameters fail before connecting
+        with connect() as kb:
+            result = lib.run(kb, args.name, **params)
+    except UnknownPaper as exc:
+        raise CommandError(str(exc), EXIT_FAILED) from None
+    except QueryError as exc:
+        raise CommandError(str(exc), EXIT_USAGE) from None
+    print(result.render(args.format))
+    return EXIT_OK
+
+
 # -- wiring --------------------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
@@ -225,6 +247,14 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument("--json", action="store_true", help="print JSON")
     reset = command("reset", cmd_reset, "delete every node and relationship", "paperkg reset --yes")
     reset.add_argument("--yes", action="store_true", help="confirm")
+    query = command("query", cmd_query, "run a library query by name (--list shows them all)",
+                    "paperkg query ancestors -p paper=2005.00719 -p depth=3 --format json")
+    query.add_argument("name", nargs="?", metavar="NAME", help="the query to run")
+    query.add_argument("-p", "--param", action="append", default=[], metavar="KEY=VALUE",
+                       help="a parameter (repeatable); a paper as arXiv id, DOI or paper_id")
+    query.add_argument("--format", choices=["table", "json", "csv"], default="table",
+                       help="output format (default table)")
+    query.add_argument("--list", action="store_true", help="list the queries with their parameters")
     completion = command("completion", cmd_completion, "print a shell completion script",
                          'eval "$(paperkg completion bash)"')
     completion.add_argument("shell", choices=["bash"])

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from neo4j import Driver, GraphDatabase, RoutingControl
 from neo4j.exceptions import AuthError, ServiceUnavailable
 
+from .library import Queries, Result, library
 from .server import Instance, ServerError
 from .statements import statement
 
@@ -98,6 +100,15 @@ class KnowledgeBase:
 
     def close(self) -> None:
         self.driver.close()
+
+    def query(self, name: str, /, **params: Any) -> Result:
+        """Run the library query `name` (see `paperkg query --list`); rows as dicts, `.to_df()`."""
+        return library().run(self, name, **params)
+
+    @cached_property
+    def queries(self) -> Queries:
+        """The library's queries as functions on this knowledge base: `kb.queries.ancestors(paper=...)`."""
+        return library().functions(self)
 
     def cypher(self, statement: str, **parameters: Any) -> list[dict[str, Any]]:
         """Run ad-hoc read-only Cypher; rows as dicts. Writes are refused by the server."""

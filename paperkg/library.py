@@ -1,0 +1,567 @@
+"""The query library: one named, parameterized Cypher file per question, in queries/.
+
+The same file runs in Neo4j Browser (after its `:param` lines), from Python
+(`kb.query("ancestors", paper="2005.00719")` or `kb.queries.ancestors(...)`) and from
+`paperkg query`. Each file opens with a `//` header that this module parses and checks:
+
+    // name: ancestors
+    // One paragraph saying what the query answers (several lines allowed).
+    //
+    // param paper: paper — the paper whose lineage to follow
+    // param depth: integer 1..5 = 2 — how many citation steps to follow
+    // param kind: string {Premise|Interpretation} = null — only claims of this kind
+    //
+    // column title — the work's title
+    //
+    // Neo4j Browser:
+    // :param paper => '2005.00719';
+    // :param depth => 2;
+
+Types are string, integer, float, boolean and paper; `lo..hi` bounds a number (either side
+may be left open), `{a|b}` lists the values a string may take, and `= literal` gives the
+default (no default: required; `= null`: optional, meaning "any"). A `paper` parameter
+accepts what a person would write (arXiv id or URL, DOI, paper_id); the library resolves it
+to the paper's `paper_id` before the query runs, and each query also matches an arXiv id, so
+Browser users can paste either. Files whose name starts with `_` hold internal statements
+(the paper resolver) and are not part of the public library.
+"""
+
+from __future__ import annotations
+
+import csv
+import difflib
+import inspect
+import io
+import json
+import re
+import textwrap
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+from importlib import resources
+from importlib.resources.abc import Traversable
+from typing import Any
+
+from neo4j import RoutingControl
+from neo4j.time import Date, DateTime, Time
+
+
+class LibraryError(Exception):
+    """A query file is malformed, or two files define one name; raised when the library loads."""
+
+
+class QueryError(ValueError):
+    """A call the library refuses: an unknown query, or a missing, unknown or wrongly typed parameter."""
+
+
+class UnknownPaper(QueryError):
+    """No paper in the graph matches what the user wrote for a `paper` parameter."""
+
+
+REQUIRED = inspect.Parameter.empty  # a parameter without a default must be given
+PYTHON_TYPES: dict[str, type] = {"string": str, "integer": int, "float": float, "boolean": bool, "paper": str}
+RESOLVER = "_resolve_paper"
+
+IDENTIFIER = r"[a-z_][a-z0-9_]*"
+NAME_LINE = re.compile(rf"name: (?P<name>{IDENTIFIER})")
+PARAM_LINE = re.compile(
+    rf"param (?P<name>{IDENTIFIER}): (?P<type>\w+)"
+    r"(?: (?:(?P<low>-?\d+(?:\.\d+)?)?\.\.(?P<high>-?\d+(?:\.\d+)?)?|\{(?P<choices>[^}]+)\}))?"
+    r"(?: = (?P<default>.+?))? — (?P<meaning>.+)"
+)
+COLUMN_LINE = re.compile(rf"column (?P<name>{IDENTIFIER}) — (?P<meaning>.+)")
+BROWSER_HEADING = "Neo4j Browser:"
+BROWSER_LINE = re.compile(rf":param (?P<name>{IDENTIFIER}) => (?P<value>.+);")
+BODY_PARAMETER = re.compile(r"\$(\w+)")
+
+
+# -- parameters --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: str
+    meaning: str
+    default: Any = REQUIRED
+    minimum: int | float | None = None
+    maximum: int | float | None = None
+    choices: tuple[str, ...] = ()
+
+    @property
+    def required(self) -> bool:
+        return self.default is REQUIRED
+
+    @property
+    def bounds(self) -> str:
+        """`1..5`, `1..` or `` (unbounded), as the header writes them."""
+        if self.minimum is None and self.maximum is None:
+            return ""
+        return f"{'' if self.minimum is None else self.minimum}..{'' if self.maximum is None else self.maximum}"
+
+    @property
+    def kind(self) -> str:
+        """The type as the docs show it: `integer 1..5`, `string {Premise|Interpretation}`."""
+        if self.choices:
+            return f"{self.type} {{{'|'.join(self.choices)}}}"
+        return f"{self.type} {self.bounds}".strip()
+
+    @property
+    def annotation(self) -> Any:
+        python_type = PYTHON_TYPES[self.type]
+        return python_type | None if self.default is None else python_type
+
+    def describe(self) -> str:
+        """`depth (integer 1..5, default 2): meaning`, as Python help shows it."""
+        return f"{self.name} ({self.kind}, {self._default_text()}): {self.meaning}"
+
+    def usage(self) -> str:
+        """`-p depth=INTEGER (1..5, default 2): meaning`, as `paperkg query --list` shows it."""
+        limits = "|".join(self.choices) or self.bounds
+        return f"-p {self.name}={self.type.upper()} ({limits + ', ' if limits else ''}{self._default_text()}): {self.meaning}"
+
+    def _default_text(self) -> str:
+        return "required" if self.required else f"default {_literal_text(self.default)}"
+
+    def check(self, value: Any, query: str) -> Any:
+        """`value` if it fits this parameter (an int given for a float becomes a float)."""
+        where = f"{query}: parameter '{self.name}'"
+        if value is None:
+            if self.default is None:
+                return None
+            raise QueryError(f"{where} needs a value ({self.kind})")
+        python_type = PYTHON_TYPES[self.type]
+        if python_type is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, python_type) or (isinstance(value, bool) and python_type is not bool):
+            raise QueryError(f"{where} must be {_article(self.type)} {self.type}, got {value!r}")
+        if self.type == "paper" and not value.strip():
+            raise QueryError(f"{where} must name a paper (arXiv id, DOI or paper_id)")
+        if self.choices and value not in self.choices:
+            raise QueryError(f"{where} must be one of {', '.join(self.choices)}; got {value!r}")
+        if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
+            raise QueryError(f"{where} must be in {self.bounds}, got {value!r}")
+        return value
+
+    def parse(self, text: str, query: str) -> Any:
+        """A command-line value (`-p depth=3`) converted to this parameter's type."""
+        try:
+            if self.type == "integer":
+                value: Any = int(text)
+            elif self.type == "float":
+                value = float(text)
+            elif self.type == "boolean":
+                value = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}[text.lower()]
+            else:
+                value = text
+        except (ValueError, KeyError):
+            raise QueryError(f"{query}: parameter '{self.name}' must be {_article(self.type)} {self.type}, "
+                             f"got {text!r}") from None
+        return self.check(value, query)
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    meaning: str
+
+
+# -- queries -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Query:
+    name: str
+    description: str
+    params: tuple[Param, ...]
+    columns: tuple[Column, ...]
+    browser: Mapping[str, Any]  # the values of the header's `:param` lines, by parameter name
+    text: str
+    file: str
+
+    @property
+    def internal(self) -> bool:
+        return self.name.startswith("_")
+
+    def param(self, name: str) -> Param:
+        for param in self.params:
+            if param.name == name:
+                return param
+        known = ", ".join(p.name for p in self.params) or "none"
+        raise QueryError(f"{self.name} has no parameter '{name}' (its parameters: {known})")
+
+    def bind(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """Every parameter's value: checked, with defaults filled in (papers not yet resolved)."""
+        for name in values:
+            self.param(name)
+        bound = {}
+        for param in self.params:
+            if param.name in values:
+                bound[param.name] = param.check(values[param.name], self.name)
+            elif param.required:
+                raise QueryError(f"{self.name} needs parameter '{param.name}' ({param.kind}: {param.meaning})")
+            else:
+                bound[param.name] = param.default
+        return bound
+
+    def parse_cli(self, pairs: Sequence[str]) -> dict[str, Any]:
+        """`KEY=VALUE` strings from the command line, converted by each parameter's type."""
+        values: dict[str, Any] = {}
+        for pair in pairs:
+            name, sep, text = pair.partition("=")
+            if not sep:
+                raise QueryError(f"{self.name}: expected KEY=VALUE, got {pair!r}")
+            name = name.strip()
+            if name in values:
+                raise QueryError(f"{self.name}: parameter '{name}' given twice")
+            values[name] = self.param(name).parse(text, self.name)
+        return values
+
+    def signature(self) -> inspect.Signature:
+        params = [inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, default=p.default, annotation=p.annotation)
+                  for p in self.params]
+        return inspect.Signature(params, return_annotation=Result)
+
+    def help(self) -> str:
+        """The header as documentation: description, parameters and columns."""
+        lines = [textwrap.fill(self.description, 88), "", "Parameters:"]
+        lines += [textwrap.fill(p.describe(), 88, initial_indent="  ", subsequent_indent="      ")
+                  for p in self.params]
+        lines += ["", "Columns:"]
+        lines += [textwrap.fill(f"{c.name}: {c.meaning}", 88, initial_indent="  ", subsequent_indent="      ")
+                  for c in self.columns]
+        lines += ["", "Returns a Result: a list of row dicts (.to_df() gives a pandas DataFrame)."]
+        return "\n".join(lines)
+
+
+def parse_query(file: str, source: str) -> Query:
+    """A query from the text of its file; LibraryError names the file and line when malformed."""
+    lines = source.splitlines()
+    header_end = next((i for i, line in enumerate(lines) if not line.startswith("//")), len(lines))
+    header = [line[2:].strip() for line in lines[:header_end]]
+
+    def fail(index: int, problem: str) -> LibraryError:
+        return LibraryError(f"{file}:{index + 1}: {problem}")
+
+    if not header or not (name_match := NAME_LINE.fullmatch(header[0])):
+        raise fail(0, "the header must open with `// name: <name>`")
+    name = name_match["name"]
+    description_end = next((i for i in range(1, len(header)) if not header[i]), len(header))
+    description = " ".join(header[1:description_end])
+    if not description:
+        raise fail(1, "the description is missing (a paragraph after the name line)")
+
+    params: dict[str, Param] = {}
+    columns: dict[str, Column] = {}
+    browser: dict[str, Any] = {}
+    for index in range(description_end, len(header)):
+        line = header[index]
+        if not line or line == BROWSER_HEADING:
+            continue
+        if match := PARAM_LINE.fullmatch(line):
+            param = _param(match, name, lambda problem: fail(index, problem))
+            if param.name in params:
+                raise fail(index, f"parameter '{param.name}' is declared twice")
+            params[param.name] = param
+        elif match := COLUMN_LINE.fullmatch(line):
+            if match["name"] in columns:
+                raise fail(index, f"column '{match['name']}' is declared twice")
+            columns[match["name"]] = Column(match["name"], match["meaning"])
+        elif match := BROWSER_LINE.fullmatch(line):
+            if match["name"] not in params:
+                raise fail(index, f":param line for undeclared parameter '{match['name']}'")
+            try:
+                browser[match["name"]] = params[match["name"]].check(_literal(match["value"]), name)
+            except (LibraryError, QueryError) as exc:
+                raise fail(index, f"bad :param value: {exc}") from None
+        else:
+            raise fail(index, f"unrecognised header line: {line!r}")
+
+    text = "\n".join(lines[header_end:]).strip().rstrip(";").strip()
+    if not text:
+        raise fail(header_end, "the query has no Cypher after its header")
+    if not columns:
+        raise fail(header_end, "the header declares no columns")
+    if missing := [p for p in params if p not in browser]:
+        raise fail(header_end, f"no `:param` line for {', '.join(missing)}")
+    used = set(BODY_PARAMETER.findall(_without_comments(text)))
+    if undeclared := sorted(used - set(params)):
+        raise fail(header_end, f"the Cypher uses undeclared parameters: {', '.join(undeclared)}")
+    if unused := sorted(set(params) - used):
+        raise fail(header_end, f"declared parameters the Cypher never uses: {', '.join(unused)}")
+    return Query(name, description, tuple(params.values()), tuple(columns.values()), browser, text, file)
+
+
+def _param(match: re.Match[str], query: str, fail: Callable[[str], LibraryError]) -> Param:
+    kind = match["type"]
+    if kind not in PYTHON_TYPES:
+        raise fail(f"unknown type {kind!r} (one of {', '.join(PYTHON_TYPES)})")
+    if (match["low"] or match["high"]) and kind not in ("integer", "float"):
+        raise fail(f"only integer and float parameters take bounds, not {kind}")
+    if match["choices"] and kind != "string":
+        raise fail(f"only string parameters take a list of values, not {kind}")
+    number = int if kind == "integer" else float
+    try:
+        param = Param(
+            name=match["name"], type=kind, meaning=match["meaning"],
+            minimum=number(match["low"]) if match["low"] else None,
+            maximum=number(match["high"]) if match["high"] else None,
+            choices=tuple(match["choices"].split("|")) if match["choices"] else (),
+        )
+    except ValueError:
+        raise fail(f"bounds of '{match['name']}' must be {kind}s") from None
+    if match["default"] is None:
+        return param
+    try:
+        default = _literal(match["default"])
+        return replace(param, default=default if default is None else param.check(default, query))
+    except (LibraryError, QueryError) as exc:
+        raise fail(f"bad default: {exc}") from None
+
+
+def _literal(text: str) -> Any:
+    """A Cypher literal as header defaults and `:param` lines write it."""
+    if text == "null":
+        return None
+    if text in ("true", "false"):
+        return text == "true"
+    if re.fullmatch(r"-?\d+", text):
+        return int(text)
+    if re.fullmatch(r"-?\d+\.\d+", text):
+        return float(text)
+    if len(text) >= 2 and text[0] == text[-1] == "'" and "'" not in text[1:-1]:
+        return text[1:-1]
+    raise LibraryError(f"not a literal: {text!r} (null, true, false, a number or 'text')")
+
+
+def _literal_text(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return str(value).lower()
+    return f"'{value}'" if isinstance(value, str) else str(value)
+
+
+def _article(word: str) -> str:
+    return "an" if word[0] in "aeiou" else "a"
+
+
+def _without_comments(cypher: str) -> str:
+    return "\n".join(line.split("//", 1)[0] for line in cypher.splitlines())
+
+
+# -- papers as people write them ---------------------------------------------------------
+
+ARXIV_ID = r"\d{4}\.\d{4,5}|[a-z][a-z-]*(?:\.[a-z]{2})?/\d{7}"
+ARXIV_FORMS = re.compile(
+    rf"(?:arxiv:\s*|(?:https?://)?(?:www\.|export\.)?arxiv\.org/(?:abs|pdf|html)/)?(?P<id>{ARXIV_ID})"
+    r"(?:v\d+)?(?:\.pdf)?/?", re.IGNORECASE)
+DOI_FORMS = re.compile(r"(?:doi:\s*|(?:https?://)?(?:dx\.)?doi\.org/)?(?P<doi>10\.\d{4,9}/\S+)", re.IGNORECASE)
+ARXIV_DOI = re.compile(rf"10\.48550/arxiv\.(?P<id>{ARXIV_ID})(?:v\d+)?", re.IGNORECASE)
+
+
+def paper_keys(text: str) -> dict[str, str | None]:
+    """The ways `text` may name a paper, as the resolver's parameters: the text itself (a
+    paper_id), an arXiv id (version dropped; `10.48550/arXiv.<id>` is one) and a lowercase DOI."""
+    text = text.strip()
+    arxiv_id = doi = None
+    if match := ARXIV_FORMS.fullmatch(text):
+        arxiv_id = match["id"]
+    elif match := DOI_FORMS.fullmatch(text):
+        doi = match["doi"].lower()
+        if arxiv_doi := ARXIV_DOI.fullmatch(match["doi"]):
+            arxiv_id = arxiv_doi["id"]
+    return {"text": text, "arxiv_id": arxiv_id, "doi": doi}
+
+
+# -- results -----------------------------------------------------------------------------
+
+class Result(list):
+    """A query's rows as dicts, in the query's order; `columns` names them even when there are none."""
+
+    def __init__(self, rows: Sequence[dict[str, Any]], columns: Sequence[str]):
+        super().__init__(rows)
+        self.columns = tuple(columns)
+
+    def to_df(self):
+        """The rows as a pandas DataFrame (pandas is the optional `paperkg[pandas]` extra)."""
+        try:
+            import pandas
+        except ImportError:
+            raise ImportError("Result.to_df() needs pandas: pip install 'paperkg[pandas]'") from None
+        return pandas.DataFrame(list(self), columns=list(self.columns))
+
+    def to_json(self) -> str:
+        """A JSON array of row objects; temporal values as ISO 8601 strings."""
+        return json.dumps(list(self), indent=2, ensure_ascii=False, default=_iso)
+
+    def to_csv(self) -> str:
+        """CSV with a header row; lists and maps as JSON, null as an empty cell."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(self.columns)
+        writer.writerows([_cell(row[column]) for column in self.columns] for row in self)
+        return out.getvalue()
+
+    def to_table(self, width: int = 60) -> str:
+        """An aligned text table for a terminal; cells longer than `width` are cut with `…`."""
+        cells = [[_cell(row[column]) for column in self.columns] for row in self]
+        cells = [[text if len(text) <= width else text[: width - 1] + "…" for text in row] for row in cells]
+        widths = [max([len(column)] + [len(row[i]) for row in cells]) for i, column in enumerate(self.columns)]
+        numeric = [bool(self) and all(isinstance(row[c], (int, float)) or row[c] is None for row in self)
+                   for c in self.columns]
+
+        def line(texts: Sequence[str]) -> str:
+            return "  ".join(t.rjust(w) if num else t.ljust(w)
+                             for t, w, num in zip(texts, widths, numeric)).rstrip()
+
+        rows = [line(self.columns), line(["-" * w for w in widths])] + [line(row) for row in cells]
+        rows.append(f"({len(self)} row{'' if len(self) == 1 else 's'})")
+        return "\n".join(rows)
+
+    def render(self, fmt: str) -> str:
+        """The rows as `table`, `json` or `csv` text."""
+        renderers = {"table": self.to_table, "json": self.to_json, "csv": self.to_csv}
+        if fmt not in renderers:
+            raise QueryError(f"unknown format {fmt!r} (one of {', '.join(renderers)})")
+        return renderers[fmt]().rstrip("\n")
+
+
+def _plain(value: Any) -> Any:
+    """Driver values as plain Python: neo4j.time dates and times become datetime objects."""
+    if isinstance(value, (Date, DateTime, Time)):
+        return value.to_native()
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    return value
+
+
+def _iso(value: Any) -> str:
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    if hasattr(value, "iso_format"):  # neo4j.time.Duration
+        return value.iso_format()
+    raise TypeError(f"cannot write {type(value).__name__} as JSON")
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, ensure_ascii=False, default=_iso)
+    return _iso(value) if hasattr(value, "isoformat") else str(value)
+
+
+# -- the library -------------------------------------------------------------------------
+
+class Library:
+    """The public queries by name, plus the internal paper resolver."""
+
+    def __init__(self, queries: Sequence[Query]):
+        self._public = {q.name: q for q in queries if not q.internal}
+        self._internal = {q.name: q for q in queries if q.internal}
+        if any(p.type == "paper" for q in self._public.values() for p in q.params) and RESOLVER not in self._internal:
+            raise LibraryError(f"queries take papers but {RESOLVER}.cypher is missing")
+
+    def __iter__(self) -> Iterator[Query]:
+        return iter(self._public.values())
+
+    def __len__(self) -> int:
+        return len(self._public)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._public
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._public)
+
+    def get(self, name: str) -> Query:
+        if name in self._public:
+            return self._public[name]
+        close = difflib.get_close_matches(name, self._public, n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else " (list them with `paperkg query --list`)"
+        raise QueryError(f"no query named {name!r}{hint}")
+
+    def run(self, kb: Any, name: str, /, **params: Any) -> Result:
+        """Run query `name` on `kb` (anything with `.driver` and `.database`) with READ routing."""
+        query = self.get(name)
+        values = query.bind(params)
+        for param in query.params:
+            if param.type == "paper" and values[param.name] is not None:
+                values[param.name] = self.resolve_paper(kb, values[param.name])
+        return self._execute(kb, query, values)
+
+    def resolve_paper(self, kb: Any, text: str) -> str:
+        """The paper_id of the paper `text` names (arXiv id or URL, DOI, paper_id), or UnknownPaper."""
+        keys = paper_keys(text)
+        rows = self._execute(kb, self._internal[RESOLVER], keys)
+        if not rows:
+            tried = ["paper_id"] + [f"{kind} {keys[kind]}" for kind in ("arxiv_id", "doi") if keys[kind]]
+            raise UnknownPaper(f"no paper matches {text.strip()!r} (looked up as {', '.join(tried)}); "
+                               "give an arXiv id, a DOI or a paper_id of an ingested paper")
+        return rows[0]["paper_id"]
+
+    def _execute(self, kb: Any, query: Query, values: Mapping[str, Any]) -> Result:
+        records, _, keys = kb.driver.execute_query(query.text, values, database_=kb.database,
+                                                   routing_=RoutingControl.READ)
+        return Result([_plain(record.data()) for record in records], keys)
+
+    def functions(self, kb: Any) -> "Queries":
+        """The queries as functions that run on `kb`."""
+        return Queries(self, kb)
+
+    def describe(self) -> str:
+        """Every query's name, description and parameters, for `paperkg query --list`."""
+        blocks = []
+        for query in self:
+            lines = [query.name, textwrap.fill(query.description, 88, initial_indent="  ", subsequent_indent="  ")]
+            lines += [textwrap.fill(p.usage(), 88, initial_indent="    ", subsequent_indent="        ")
+                      for p in query.params]
+            blocks.append("\n".join(lines))
+        return "\n\n".join(blocks)
+
+
+class Queries:
+    """The library's queries as functions bound to one knowledge base: `kb.queries.ancestors(paper=...)`."""
+
+    def __init__(self, library: Library, kb: Any):
+        self._names = library.names
+        for query in library:
+            setattr(self, query.name, _function(library, query, kb))
+
+    def __repr__(self) -> str:
+        return f"<queries: {', '.join(self._names)}>"
+
+
+def _function(library: Library, query: Query, kb: Any) -> Callable[..., Result]:
+    def run(**params: Any) -> Result:
+        return library.run(kb, query.name, **params)
+
+    run.__name__ = run.__qualname__ = query.name
+    run.__doc__ = query.help()
+    run.__signature__ = query.signature()  # type: ignore[attr-defined]
+    return run
+
+
+def load_library(directory: Traversable | None = None) -> Library:
+    """Every `*.cypher` file in `directory` (default: the package's queries/, never the working
+    directory), parsed and checked; LibraryError on a malformed file or a duplicate name."""
+    directory = directory if directory is not None else resources.files("paperkg") / "queries"
+    queries: dict[str, Query] = {}
+    for entry in sorted(directory.iterdir(), key=lambda e: e.name):
+        if not entry.name.endswith(".cypher"):
+            continue
+        query = parse_query(entry.name, entry.read_text(encoding="utf-8"))
+        if query.name in queries:
+            raise LibraryError(f"two queries are named {query.name!r}: {queries[query.name].file} and {entry.name}")
+        queries[query.name] = query
+    return Library(list(queries.values()))
+
+
+@cache
+def library() -> Library:
+    """The package's query library, loaded once."""
+    return load_library()

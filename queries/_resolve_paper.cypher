@@ -1,0 +1,31 @@
+// name: _resolve_paper
+// Internal: the paper a user means by a `paper` parameter. The library passes what was
+// written as `text` (tried as a paper_id) and, where the text reads as one, an arXiv id and a
+// lowercase DOI; the first kind that matches wins, in that order. Each branch is a unique
+// index lookup; a null key matches nothing.
+//
+// param text: string — the paper as the user wrote it, tried as a paper_id
+// param arxiv_id: string = null — the arXiv id the text names, without version
+// param doi: string = null — the DOI the text names, lowercase
+//
+// column paper_id — the matching paper's key
+// column title — its title
+//
+// Neo4j Browser:
+// :param text => '2005.00719';
+// :param arxiv_id => '2005.00719';
+// :param doi => null;
+
+CALL () {
+  MATCH (p:Paper {paper_id: $text})
+  RETURN p, 1 AS rank
+  UNION
+  MATCH (p:Paper {arxiv_id: $arxiv_id})
+  RETURN p, 2 AS rank
+  UNION
+  MATCH (p:Paper {doi: $doi})
+  RETURN p, 3 AS rank
+}
+RETURN p.paper_id AS paper_id, p.title AS title
+ORDER BY rank, paper_id
+LIMIT 1

@@ -1,0 +1,25 @@
+// name: find_papers
+// Papers whose title contains the given text (ignoring case), or whose arXiv id or DOI is
+// exactly it: the way to find the id to give other queries. Scans every paper.
+//
+// param text: string — part of a title, or an arXiv id or DOI
+// param limit: integer 1.. = 100 — the most rows to return
+//
+// column title — the paper's title
+// column year — its publication year
+// column arxiv_id — its arXiv id, or null
+// column doi — its DOI, or null
+// column paper_id — its key in the graph (usable as a `paper` parameter)
+// column cited_by_in_graph — how many papers in the graph cite it
+// column claims — how many claims it makes
+//
+// Neo4j Browser:
+// :param text => 'probing';
+// :param limit => 100;
+
+MATCH (p:Paper)
+WHERE toLower(p.title) CONTAINS toLower($text) OR p.arxiv_id = $text OR p.doi = toLower($text)
+RETURN p.title AS title, p.year AS year, p.arxiv_id AS arxiv_id, p.doi AS doi, p.paper_id AS paper_id,
+       COUNT { (p)<-[:CITES]-() } AS cited_by_in_graph, COUNT { (p)-[:MAKES]->() } AS claims
+ORDER BY title, year, paper_id
+LIMIT $limit
