@@ -117,7 +117,8 @@ class Param:
     def usage(self) -> str:
         """`-p depth=INTEGER (1..5, default 2): meaning`, as `paperkg query --list` shows it."""
         limits = "|".join(self.choices) or self.bounds
-        return f"-p {self.name}={self.type.upper()} ({limits + ', ' if limits else ''}{self._default_text()}): {self.meaning}"
+        details = f"{limits}, {self._default_text()}" if limits else self._default_text()
+        return f"-p {self.name}={self.type.upper()} ({details}): {self.meaning}"
 
     def _default_text(self) -> str:
         return "required" if self.required else f"default {_literal_text(self.default)}"
@@ -406,8 +407,7 @@ class Result(list):
         cells = [[_cell(row[column]) for column in self.columns] for row in self]
         cells = [[text if len(text) <= width else text[: width - 1] + "…" for text in row] for row in cells]
         widths = [max([len(column)] + [len(row[i]) for row in cells]) for i, column in enumerate(self.columns)]
-        numeric = [bool(self) and all(isinstance(row[c], (int, float)) or row[c] is None for row in self)
-                   for c in self.columns]
+        numeric = [bool(self) and all(_is_number(row[c]) or row[c] is None for row in self) for c in self.columns]
 
         def line(texts: Sequence[str]) -> str:
             return "  ".join(t.rjust(w) if num else t.ljust(w)
@@ -445,13 +445,20 @@ def _iso(value: Any) -> str:
 
 
 def _cell(value: Any) -> str:
+    """A value as CSV and table cells show it."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, (list, dict)):
         return json.dumps(value, ensure_ascii=False, default=_iso)
-    return _iso(value) if hasattr(value, "isoformat") else str(value)
+    if hasattr(value, "isoformat") or hasattr(value, "iso_format"):
+        return _iso(value)
+    return str(value)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 # -- the library -------------------------------------------------------------------------
@@ -467,6 +474,11 @@ class Library:
 
     def __iter__(self) -> Iterator[Query]:
         return iter(self._public.values())
+
+    @property
+    def every_query(self) -> list[Query]:
+        """Every loaded query, the internal ones included, for checks that cover every file."""
+        return [*self._public.values(), *self._internal.values()]
 
     def __len__(self) -> int:
         return len(self._public)

@@ -21,7 +21,7 @@ from paperkg.library import LibraryError, QueryError, Result, UnknownPaper, libr
 
 LIBRARY = library()
 QUERY_FILES = sorted((Path(__file__).parents[1] / "queries").glob("*.cypher"))
-EVERY_QUERY = {q.file: q for q in list(LIBRARY) + [LIBRARY._internal["_resolve_paper"]]}
+EVERY_QUERY = {q.file: q for q in LIBRARY.every_query}
 
 COUNTING = """// name: counting
 // Counts papers, so the tests can see how the loader reads a header and its parameters.

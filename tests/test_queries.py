@@ -20,7 +20,7 @@ from paperkg.library import library
 FIXTURE = Path(__file__).parent / "fixtures" / "graph.cypher"
 QUERY_FILES = sorted((Path(__file__).parents[1] / "queries").glob("*.cypher"))
 LIBRARY = library()
-EVERY_QUERY = list(LIBRARY) + [LIBRARY._internal["_resolve_paper"]]
+EVERY_QUERY = LIBRARY.every_query
 
 # Papers of the fixture by letter: (title, year, arxiv_id, doi, paper_id).
 A = ("Alpha: Root Methods", 2015, "1501.00001", None, "arxiv:1501.00001")
@@ -397,6 +397,14 @@ def test_paper_claims_with_status_and_counts(graph):
     ]
     assert project(graph.query("paper_claims", paper="2402.00010", status="checked_unlisted"),
                    "claim_id", "sources_checked", "checked") == [("claim:j5", 2, 1)]
+
+
+def test_every_claim_query_classifies_with_the_same_rules():
+    rules = {query.name: re.search(r"CASE\n.*?END AS status", query.text, re.DOTALL) for query in LIBRARY}
+    classifying = {name: match.group(0) for name, match in rules.items() if match}
+    assert sorted(classifying) == ["claim_support_summary", "paper_claims", "uncited_claims", "unsupported_claims",
+                                   "unverifiable_claims"]
+    assert len(set(classifying.values())) == 1
 
 
 @pytest.mark.parametrize("paper", ["2301.00009", "2402.00010"])
