@@ -14,7 +14,14 @@ $(BIN)/paperkg: pyproject.toml
 run: $(BIN)/paperkg
 	$(BIN)/paperkg db start
 	$(BIN)/paperkg ingest examples/corpus
-	$(BIN)/paperkg tour
+	@echo; echo "== Lineage: what 'Tracking Root Growth Over Time' builds on, up to 3 steps"
+	$(BIN)/paperkg query ancestors -p paper=2205.03349 -p depth=3
+	@echo; echo "== Co-citation: works cited together with RootGraph (2103.07781)"
+	$(BIN)/paperkg query cocited_with -p paper=2103.07781
+	@echo; echo "== Unsupported claims: claims of 2402.06618 that no checked source supports"
+	$(BIN)/paperkg query unsupported_claims -p paper=2402.06618
+	@echo; $(BIN)/paperkg db status
+	@echo "Explore in Neo4j Browser at the address above; more questions: $(BIN)/paperkg query --list"
 
 test: $(BIN)/paperkg
 	$(BIN)/pytest
