@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from . import browser_guide
+
 NEO4J_VERSION = "5.26.16"
 DEFAULT_BOLT_PORT = 7687
 DEFAULT_HTTP_PORT = 7474
@@ -161,7 +163,8 @@ class Instance:
                     f"choose another with `paperkg db start {option} N`"
                 )
         self._prepare_home(ports, pagecache)
-        classpath = self._classpath()
+        # plugins/* as in Neo4j's own launcher: unmanaged extensions load from the classpath.
+        classpath = self._classpath() + os.pathsep + str(self.home / "plugins" / "*")
         command = [java, f"-Xms{heap}", f"-Xmx{heap}", *JVM_OPENS, "-cp", classpath, ENTRY_POINT,
                    f"--home-dir={self.home}", f"--config-dir={self.home / 'conf'}"]
         with open(self.console_log, "ab") as console:
@@ -216,6 +219,8 @@ class Instance:
             # LOAD CSV reads only from the instance's import directory.
             "dbms.security.allow_csv_import_from_file_urls=true",
             *(f"server.directories.{name}={path}" for name, path in directories.items()),
+            # Neo4j Browser: serve paperkg's guide and style sheet, open them on connect.
+            *browser_guide.server_config(self.home, ports.http, self._classpath),
         ]
         (self.home / "conf" / "neo4j.conf").write_text("\n".join(lines) + "\n")
         if not self.password_file.exists():
