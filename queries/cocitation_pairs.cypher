@@ -27,12 +27,15 @@
 // A work cited fewer than min_count times can't be in a pair co-cited min_count times.
 MATCH (a:Paper)
 WHERE COUNT { (a)<-[:CITES]-() } >= $min_count
-// One aggregation per work keeps memory bounded; each pair is kept once, from the side with
-// the smaller paper_id, after counting (comparing on every expanded row costs more).
+// One aggregation per work keeps memory bounded. Each pair is kept once, from the side with
+// the smaller paper_id; that comparison reads a property, so it runs in its own WITH, after
+// min_count has dropped most pairs (in one WHERE the planner may compare every pair first).
 CALL (a) {
   MATCH (a)<-[:CITES]-()-[:CITES]->(b)
   WITH b, count(*) AS cocitations
-  WHERE cocitations >= $min_count AND a.paper_id < b.paper_id
+  WHERE cocitations >= $min_count
+  WITH b, cocitations
+  WHERE a.paper_id < b.paper_id
   RETURN b, cocitations
 }
 // Claims cite Sources, never Papers, so CITES degrees of a Paper are citation counts.
