@@ -185,6 +185,24 @@ def cmd_query(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_show(args: argparse.Namespace) -> int:
+    from .show import ShowError, picture
+
+    lib = library()
+    try:
+        params = lib.get(args.name).parse_cli(args.param)
+        with connect() as kb:
+            path = picture(kb, args.name, **params).save(args.html)
+    except UnknownPaper as exc:
+        raise CommandError(str(exc), EXIT_FAILED) from None
+    except (QueryError, ShowError) as exc:
+        raise CommandError(str(exc), EXIT_USAGE) from None
+    except ImportError as exc:
+        raise CommandError(str(exc), EXIT_USAGE) from None
+    print(f"wrote {path}")
+    return EXIT_OK
+
+
 # -- wiring --------------------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
@@ -255,6 +273,13 @@ def build_parser() -> argparse.ArgumentParser:
     query.add_argument("--format", choices=["table", "json", "csv"], default="table",
                        help="output format (default table)")
     query.add_argument("--list", action="store_true", help="list the queries with their parameters")
+    show = command("show", cmd_show, "draw a library query's subgraph as an interactive HTML graph "
+                   "(needs paperkg[viz])",
+                   "paperkg show unsupported_claims -p paper=2501.16496 --html claims.html")
+    show.add_argument("name", metavar="NAME", help="the library query whose rows to draw")
+    show.add_argument("-p", "--param", action="append", default=[], metavar="KEY=VALUE",
+                      help="a query parameter (repeatable)")
+    show.add_argument("--html", required=True, metavar="FILE", help="the HTML file to write")
     completion = command("completion", cmd_completion, "print a shell completion script",
                          'eval "$(paperkg completion bash)"')
     completion.add_argument("shell", choices=["bash"])
