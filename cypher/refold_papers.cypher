@@ -1,14 +1,17 @@
 // refold_papers: a paper's properties are what its documents say, the best-ranked document
 // winning (a document's own subject, then list items, then references, then raw
 // reference strings; ties by document id) and the others filling gaps. Run after every
-// write or retraction, so a property only a withdrawn document stated disappears.
+// write or retraction that may change them, so a property only a withdrawn document
+// stated disappears. Each property is written once, from its winning statement, and only
+// when it changes (setting a property to its current value writes nothing).
 UNWIND $paper_ids AS paper_id
 MATCH (p:Paper {paper_id: paper_id})
 CALL (p) {
   MATCH (d:Document)-[m:MENTIONS]->(p)
-  WITH m ORDER BY m.rank, d.doc_id DESC
-  WITH collect(m) AS mentions
-  SET p = {paper_id: p.paper_id}
-  FOREACH (m IN mentions | SET p += properties(m))
-  REMOVE p.rank
-};
+  WITH m, d ORDER BY m.rank DESC, d.doc_id
+  RETURN collect(properties(m)) AS stated
+}
+WITH p, stated, reduce(found = [], s IN stated | found + [key IN keys(s) WHERE key <> 'rank' AND NOT key IN found])
+                AS stated_keys
+FOREACH (key IN [key IN keys(p) WHERE key <> 'paper_id' AND NOT key IN stated_keys] | REMOVE p[key])
+FOREACH (key IN stated_keys | SET p[key] = head([s IN stated WHERE s[key] IS NOT NULL | s[key]]));

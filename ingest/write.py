@@ -9,11 +9,11 @@ on transient errors, so it only reads what it writes in the same transaction.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from neo4j import ManagedTransaction
+from neo4j import ManagedTransaction, Record
 
 from paperkg.statements import statement
 
@@ -43,19 +43,34 @@ def write_batch(tx: ManagedTransaction, batch: Sequence[Pending], run_id: str) -
     for pending in batch:
         if pending.changed:
             touched |= retract_document(tx, pending.assertions.doc_id)
-    _run(tx, "write_document", [{
-        "doc_id": a.doc_id, "path": a.path, "sha256": a.sha256, "kind": a.kind, "size_bytes": a.size_bytes,
-        "paper_key": a.paper_key, "warnings": a.warnings} for a in (p.assertions for p in batch)],
-        run_id=run_id)
-    paper_of = _resolve_papers(tx, [p.assertions for p in batch])
+    documents = [p.assertions for p in batch]
+    _run(tx, "write_document", [document_row(a) for a in documents], run_id=run_id)
+    paper_of, survivors = _resolve_papers(tx, documents)
+    rows, counts = batch_rows(documents, paper_of)
+    touched |= survivors  # a merge moved statements onto them
+    touched |= {record["paper_id"] for record in _run(tx, "write_papers", rows.pop("write_papers"))}
+    refold_papers(tx, touched)
+    for name, all_rows in rows.items():
+        _run(tx, name, all_rows)
+    return counts
+
+
+def document_row(a: Assertions) -> dict[str, Any]:
+    return {"doc_id": a.doc_id, "path": a.path, "sha256": a.sha256, "kind": a.kind, "size_bytes": a.size_bytes,
+            "paper_key": a.paper_key, "warnings": a.warnings}
+
+
+def batch_rows(documents: Sequence[Assertions], paper_of: Callable[[int, int], str]
+               ) -> tuple[dict[str, list[dict[str, Any]]], dict[str, Counter]]:
+    """The rows of each write statement for documents whose mentions are resolved to papers
+    (``paper_of(document number, mention index)``), and the rows per document."""
     counts: dict[str, Counter] = {}
     papers: list[dict[str, Any]] = []
     cites: dict[tuple[str, str], list[str]] = {}
     rows: dict[str, list[dict[str, Any]]] = {name: [] for name in (
         "write_claims", "write_sources", "write_claim_cites", "write_checks", "write_refers_to")}
-    for doc_number, pending in enumerate(batch):
-        a = pending.assertions
-        pid = [paper_of[(doc_number, m)] for m in range(len(a.mentions))]
+    for doc_number, a in enumerate(documents):
+        pid = [paper_of(doc_number, m) for m in range(len(a.mentions))]
         doc_papers = _paper_rows(a, pid)
         doc_cites = sorted({(pid[x], pid[y]) for x, y in a.cites if pid[x] != pid[y]})
         doc_rows = {
@@ -74,15 +89,11 @@ def write_batch(tx: ManagedTransaction, batch: Sequence[Pending], run_id: str) -
         for name, doc_part in doc_rows.items():
             rows[name].extend(doc_part)
     # Papers and their citations are shared between documents: one row per node or pair, so
-    # no statement reads what an earlier row of the same statement wrote.
-    paper_rows = _combine_paper_rows(papers)
-    _run(tx, "write_papers", paper_rows)
-    touched |= {row["paper_id"] for row in paper_rows}
-    refold_papers(tx, touched)
-    _run(tx, "write_paper_cites", [{"citing": x, "cited": y, "doc_ids": docs} for (x, y), docs in cites.items()])
-    for name, all_rows in rows.items():
-        _run(tx, name, all_rows)
-    return counts
+    # no statement reads what an earlier row of the same statement wrote. Papers come first:
+    # the other statements match them.
+    return {"write_papers": _combine_paper_rows(papers),
+            "write_paper_cites": [{"citing": x, "cited": y, "doc_ids": docs} for (x, y), docs in cites.items()],
+            **rows}, counts
 
 
 def _combine_paper_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -104,9 +115,12 @@ def refold_papers(tx: ManagedTransaction, paper_ids: set[str]) -> None:
         tx.run(statement("refold_papers"), paper_ids=list(part)).consume()
 
 
-def _run(tx: ManagedTransaction, name: str, rows: list[dict[str, Any]], **parameters: Any) -> None:
+def _run(tx: ManagedTransaction, name: str, rows: list[dict[str, Any]], **parameters: Any) -> list[Record]:
+    """Run a write statement over rows, in parts; the records it returns, if any."""
+    records: list[Record] = []
     for part in chunks(rows, ROWS_PER_STATEMENT):
-        tx.run(statement(name), rows=list(part), **parameters).consume()
+        records.extend(tx.run(statement(name), rows=list(part), **parameters))
+    return records
 
 
 def _paper_rows(a: Assertions, pid: list[str]) -> list[dict[str, Any]]:
@@ -129,8 +143,10 @@ def _paper_rows(a: Assertions, pid: list[str]) -> list[dict[str, Any]]:
     return rows
 
 
-def _resolve_papers(tx: ManagedTransaction, documents: list[Assertions]) -> dict[tuple[int, int], str]:
-    """paper_id for every (document number, mention index); merges nodes found to be one work."""
+def _resolve_papers(tx: ManagedTransaction, documents: list[Assertions]
+                    ) -> tuple[Callable[[int, int], str], set[str]]:
+    """The paper_id of every (document number, mention index), and the nodes that absorbed
+    others: merges nodes found to be one work."""
     flat = [(doc, index, mention) for doc, a in enumerate(documents) for index, mention in enumerate(a.mentions)]
     works = group_mentions([mention for _, _, mention in flat])
     found = {record["index"]: record["nodes"] for record in tx.run(
@@ -160,7 +176,7 @@ def _resolve_papers(tx: ManagedTransaction, documents: list[Assertions]) -> dict
         for member in members:
             doc, index, _ = flat[member]
             result[(doc, index)] = _follow(survivor, assigned[number])
-    return result
+    return (lambda doc, index: result[(doc, index)]), {_follow(survivor, pair["keep"]) for pair in merges}
 
 
 def _follow(survivor: dict[str, str], paper_id: str) -> str:
