@@ -131,37 +131,43 @@ def mention_identity(mention: Mention) -> Identity:
 
 
 class WorkIndex:
-    """Works found so far, looked up by any of their identifiers (arXiv id, DOI, title, fallback)."""
+    """Works found so far, looked up by any of their identifiers (arXiv id, DOI, title, fallback).
+
+    A work that a later mention shows to be another one is absorbed into it (union-find), so
+    the index holds one identity per work and a mention needs only the number `add` gave it.
+    """
 
     def __init__(self) -> None:
         self.works: list[Identity | None] = []  # None: absorbed into another work
-        self.members: list[list[int]] = []
+        self._into: list[int] = []  # the work each work was absorbed into (itself while it lives)
         self._by_key: dict[tuple[str, str], set[int]] = {}
 
-    def add(self, identity: Identity, member: int) -> int:
-        """File a mention under the work it belongs to (merging works it shows are one); its index."""
+    def add(self, identity: Identity) -> int:
+        """File a mention under the work it belongs to (merging works it shows are one); its number."""
         found = sorted({work for key in _keys(identity) for work in self._by_key.get(key, ())
                         if self.works[work] is not None and self.works[work].same_work(identity)})
         if not found:
             self.works.append(identity)
-            self.members.append([member])
+            self._into.append(len(self._into))
             target = len(self.works) - 1
         else:
             target = found[0]
             self.works[target].absorb(identity)
-            self.members[target].append(member)
             for other in found[1:]:
                 if self.works[target].conflicts(self.works[other]):
                     continue
                 self.works[target].absorb(self.works[other])
-                self.members[target].extend(self.members[other])
-                self.works[other], self.members[other] = None, []
+                self.works[other], self._into[other] = None, target
         for key in _keys(self.works[target]):
             self._by_key.setdefault(key, set()).add(target)
         return target
 
-    def groups(self) -> list[tuple[Identity, list[int]]]:
-        return [(work, sorted(members)) for work, members in zip(self.works, self.members) if work is not None]
+    def find(self, work: int) -> int:
+        """The work a number given by `add` now belongs to."""
+        while self._into[work] != work:
+            self._into[work] = self._into[self._into[work]]
+            work = self._into[work]
+        return work
 
 
 def _keys(identity: Identity) -> list[tuple[str, str]]:
@@ -172,6 +178,8 @@ def _keys(identity: Identity) -> list[tuple[str, str]]:
 def group_mentions(mentions: list[Mention]) -> list[tuple[Identity, list[int]]]:
     """Partition mentions into works: (identity, mention indexes), in order of first mention."""
     index = WorkIndex()
-    for position, mention in enumerate(mentions):
-        index.add(mention_identity(mention), position)
-    return index.groups()
+    added = [index.add(mention_identity(mention)) for mention in mentions]
+    members: dict[int, list[int]] = {}
+    for position, work in enumerate(added):
+        members.setdefault(index.find(work), []).append(position)
+    return [(index.works[work], positions) for work, positions in sorted(members.items())]

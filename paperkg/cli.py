@@ -132,6 +132,25 @@ def cmd_synth(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    from .admin_import import export_admin_import, load
+
+    try:
+        summary = export_admin_import(args.paths, args.admin_import, max_bytes=args.max_bytes)
+    except FileNotFoundError as exc:
+        raise CommandError(str(exc)) from None
+    for error in summary.rejected:
+        print(f"paperkg: rejected: {error}", file=sys.stderr)
+    print(summary.describe())
+    if args.load:
+        load(Instance(), summary.directory)
+        print(f"imported into the managed server in {Instance().home}")
+    else:
+        print(f"to import: --load (the managed server), or for another Neo4j, stopped: "
+              f"neo4j-admin @{summary.arguments_file}, then start it and run `paperkg schema`")
+    return EXIT_FAILED if summary.rejected else EXIT_OK
+
+
 # -- graph maintenance ---------------------------------------------------------------------
 
 def cmd_schema(args: argparse.Namespace) -> int:
@@ -258,6 +277,16 @@ def build_parser() -> argparse.ArgumentParser:
     synth.add_argument("--pages", type=int, default=10, help="claim-check pages")
     synth.add_argument("--out", required=True, help="output directory")
     synth.add_argument("--seed", type=int, default=0, help="random seed (same seed, same bytes)")
+
+    export = command("export", cmd_export, "write a corpus's graph as CSV files for neo4j-admin's offline import "
+                     "(a very large first load; replaces the database)",
+                     "paperkg export --admin-import /tmp/import corpus/ --load")
+    export.add_argument("paths", nargs="+", metavar="PATH")
+    export.add_argument("--admin-import", required=True, metavar="DIR", help="directory for the CSV files")
+    export.add_argument("--load", action="store_true",
+                        help="then replace the managed server's database with them (stops and restarts it)")
+    export.add_argument("--max-bytes", type=int, default=MAX_DOCUMENT_BYTES, metavar="N",
+                        help=f"reject documents larger than this (default {MAX_DOCUMENT_BYTES:,})")
 
     command("schema", cmd_schema, "create the constraints and indexes (idempotent)", "paperkg schema")
     stats = command("stats", cmd_stats, "count nodes per label and relationships per type",

@@ -146,7 +146,7 @@ def _ingest_files(kb: KnowledgeBase, files: list[Path], report: RunReport, lock:
             known = {row["doc_id"]: row["sha256"]
                      for row in kb.cypher(statement("document_hashes"), doc_ids=[str(p) for p in part])}
             for path in part:
-                result, assertions = _read(path, known, max_bytes)
+                result, assertions = read_document(path, known, max_bytes)
                 report.documents.append(result)
                 if assertions is None:
                     bar.update()
@@ -163,7 +163,9 @@ def _ingest_files(kb: KnowledgeBase, files: list[Path], report: RunReport, lock:
         bar.close()
 
 
-def _read(path: Path, known: dict[str, str], max_bytes: int) -> tuple[DocumentResult, Assertions | None]:
+def read_document(path: Path, known: dict[str, str], max_bytes: int) -> tuple[DocumentResult, Assertions | None]:
+    """Read, hash and parse one file: its result, and what it asserts unless it is unchanged
+    (its hash is `known`) or rejected."""
     doc_id = str(path)
     try:
         size = path.stat().st_size

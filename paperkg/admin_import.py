@@ -1,0 +1,343 @@
+"""`paperkg export --admin-import DIR`: a corpus's graph as CSV files for `neo4j-admin database
+import full`, built without a database.
+
+The offline importer writes store files directly, many times faster than transactions, but
+it replaces the whole database: it is for a very large first load (or a rebuild). Afterwards
+`paperkg ingest`/`sync` carry on as usual; they find every exported document unchanged
+(same document ids and content hashes) and write only what changed.
+
+The graph is the one `paperkg ingest` writes: the same rows (`ingest.write.batch_rows`), the
+same provenance, paper properties folded from the MENTIONS statements like
+`cypher/refold_papers.cypher`. Paper identity is resolved in memory over the whole corpus
+at once rather than batch by batch against the graph, so where a work's mentions only meet
+through a title variant that the graph's folded title no longer shows, this path can join
+what an ingest keeps apart (the benchmark compares the counts).
+
+Two passes keep memory to the works and the relationships still to be combined: the first
+parses every document, files its paper mentions in a `WorkIndex` and spools what it asserts
+to a temporary file; the second maps mentions to papers and writes the rows.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import tempfile
+import uuid
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import IO, Any
+
+from .db import KnowledgeBase, connect
+from .ingest.identity import WorkIndex, mention_identity
+from .ingest.rows import Assertions
+from .ingest.write import batch_rows, document_row
+from .ingestion import MAX_DOCUMENT_BYTES, discover, read_document
+from .schema import apply_schema
+from .server import Instance, require_java
+from .statements import statements
+
+# Between the elements of a list property. Never in the text of a document (the parsers keep
+# no control characters but tab and newline), so no element needs escaping.
+ARRAY_DELIMITER = "\x1f"
+DATABASE = "neo4j"
+
+# The properties of each node label and relationship type, with the importer's value types.
+# Integers are `long` (Cypher integers are 64-bit).
+_MENTION = {"arxiv_id": "string", "doi": "string", "fallback": "string", "title": "string",
+            "title_norm": "string", "year": "long", "venue": "string", "authors": "string[]",
+            "cited_by_count": "long", "reference_count": "long", "builds_on_in_map": "long",
+            "first_posted": "date", "abstract": "string", "url": "string", "reference_text": "string"}
+NODES: dict[str, tuple[str, dict[str, str]]] = {  # label: (key, properties)
+    "Paper": ("paper_id", _MENTION),
+    "Document": ("doc_id", {"path": "string", "sha256": "string", "kind": "string", "size_bytes": "long",
+                            "paper_key": "string", "warnings": "string[]", "run_id": "string",
+                            "ingested_at": "datetime"}),
+    "Claim": ("claim_id", {"text": "string", "quotes": "string[]", "kind": "string", "basis": "string",
+                           "section": "string", "substantial": "boolean", "sources_checked": "long",
+                           "sources_total": "long", "flags": "string[]", "flag_reasons": "string[]",
+                           "support_note": "string", "rests_on_assumption": "boolean",
+                           "also_stated_in": "string[]", "origin": "string"}),
+    "Source": ("source_id", {"key": "string", "first_author": "string", "year": "long", "year_suffix": "string",
+                             "matched": "boolean"}),
+}
+_DOCS = {"docs": "string[]"}
+RELATIONSHIPS: dict[str, tuple[str, str, str, dict[str, str]]] = {  # file: (type, start, end, properties)
+    "paper_cites": ("CITES", "Paper", "Paper", _DOCS),
+    "paper_mentions": ("MENTIONS", "Document", "Paper", {**_MENTION, "rank": "long"}),
+    "claim_mentions": ("MENTIONS", "Document", "Claim", {}),
+    "source_mentions": ("MENTIONS", "Document", "Source", {}),
+    "makes": ("MAKES", "Paper", "Claim", _DOCS),
+    "claim_cites": ("CITES", "Claim", "Source", _DOCS),
+    "checked_against": ("CHECKED_AGAINST", "Claim", "Source",
+                        {"verdict": "string", "confidence": "double", "rationale": "string", "ambiguous": "boolean",
+                         **_DOCS}),
+    "supports": ("SUPPORTS", "Source", "Claim", _DOCS),
+    "refers_to": ("REFERS_TO", "Source", "Paper", _DOCS),
+}
+
+
+class ExportError(Exception):
+    """The corpus cannot be written in the importer's format; the message says why."""
+
+
+@dataclass
+class ExportSummary:
+    directory: Path
+    documents: int = 0
+    rejected: list[str] = field(default_factory=list)  # one error line per rejected document
+    nodes: dict[str, int] = field(default_factory=dict)
+    relationships: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def arguments_file(self) -> Path:
+        return self.directory / "import.args"
+
+    def describe(self) -> str:
+        nodes = ", ".join(f"{count:,} {label}" for label, count in self.nodes.items())
+        relationships = ", ".join(f"{count:,} {kind}" for kind, count in self.relationships.items())
+        return (f"{self.documents:,} documents ({len(self.rejected)} rejected) exported to {self.directory}: "
+                f"{nodes}; {relationships}")
+
+
+def export_admin_import(paths: Iterable[str | os.PathLike], directory: str | os.PathLike, *,
+                        max_bytes: int = MAX_DOCUMENT_BYTES) -> ExportSummary:
+    """Write the graph of the documents under `paths` as importer CSVs (and `import.args`) in `directory`."""
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    summary = ExportSummary(out)
+    with tempfile.TemporaryFile(dir=out) as spool:
+        works = _first_pass(discover(paths), spool, summary, max_bytes)
+        spool.seek(0)
+        _second_pass(_spooled(spool), works, out, summary)
+    summary.arguments_file.write_text("\n".join(import_arguments(out)) + "\n", encoding="utf-8")
+    return summary
+
+
+def import_arguments(directory: Path) -> list[str]:
+    """neo4j-admin's arguments for importing the files of `directory` into an empty `neo4j` database."""
+    return ["database", "import", "full", DATABASE, "--overwrite-destination=true", "--multiline-fields=true",
+            f"--array-delimiter=U+{ord(ARRAY_DELIMITER):04X}", f"--report-file={directory / 'import.report'}",
+            *(f"--nodes={directory / label.lower()}s.csv" for label in NODES),
+            *(f"--relationships={directory / name}.csv" for name in RELATIONSHIPS)]
+
+
+def load(instance: Instance, directory: Path) -> None:
+    """Replace the managed server's graph with an export: stop, import, start, finish."""
+    ports = instance.ports()
+    instance.stop()
+    import_into(instance, directory)
+    instance.start(bolt_port=ports.bolt, http_port=ports.http)
+    with connect(home=str(instance.home)) as kb:
+        finish_import(kb)
+
+
+def import_into(instance: Instance, directory: Path, *, heap: str = "1g") -> None:
+    """Run neo4j-admin's offline import of `directory` into the (stopped) instance's database."""
+    if instance.is_running():
+        raise ExportError(f"the server in {instance.home} is running: stop it before an offline import")
+    # The importer finds the store where the server keeps it: $NEO4J_HOME/data by default, or
+    # as the home's neo4j.conf says.
+    env = {**os.environ, "NEO4J_HOME": str(instance.home), "NEO4J_CONF": str(instance.home / "conf")}
+    command = [require_java(), f"-Xmx{heap}", "-cp", instance._classpath(), "org.neo4j.cli.AdminTool",
+               *import_arguments(directory)]
+    result = subprocess.run(command, env=env, capture_output=True, text=True)
+    if result.returncode != 0:
+        tail = "\n".join((result.stdout + result.stderr).strip().splitlines()[-20:])
+        raise ExportError(f"neo4j-admin import failed (exit {result.returncode}):\n{tail}")
+
+
+def finish_import(kb: KnowledgeBase) -> None:
+    """After an import, on the running server: constraints and indexes, and the empty lists back."""
+    apply_schema(kb)
+    with kb.driver.session(database=kb.database) as session:
+        for text in statements("restore_empty_lists"):
+            session.run(text.rstrip(";")).consume()
+
+
+# -- pass 1: parse, file mentions, spool ----------------------------------------------------
+
+def _first_pass(files: list[Path], spool: IO[bytes], summary: ExportSummary, max_bytes: int) -> WorkIndex:
+    works = WorkIndex()
+    for path in files:
+        result, assertions = read_document(path, {}, max_bytes)
+        if assertions is None:
+            summary.rejected.append(result.error or result.path)
+            continue
+        numbers = [works.add(mention_identity(mention)) for mention in assertions.mentions]
+        pickle.dump((assertions, numbers), spool, protocol=pickle.HIGHEST_PROTOCOL)
+        summary.documents += 1
+    return works
+
+
+def _spooled(spool: IO[bytes]) -> Iterator[tuple[Assertions, list[int]]]:
+    while True:
+        try:
+            yield pickle.load(spool)
+        except EOFError:
+            return
+
+
+# -- pass 2: rows -----------------------------------------------------------------------------
+
+class _Edges:
+    """Relationships asserted by several documents: one per pair, documents listed in order."""
+
+    def __init__(self) -> None:
+        self.pairs: dict[tuple[str, str], tuple[dict[str, Any], list[str]]] = {}
+
+    def add(self, start: str, end: str, doc_ids: list[str], properties: dict[str, Any] | None = None) -> None:
+        known, docs = self.pairs.setdefault((start, end), ({}, []))
+        known.update(properties or {})  # a later statement of the same edge overrides, as SET does
+        docs.extend(doc for doc in doc_ids if doc not in docs)
+
+    def rows(self) -> Iterator[tuple[str, str, dict[str, Any]]]:
+        for (start, end), (properties, docs) in self.pairs.items():
+            yield start, end, {**properties, "docs": docs}
+
+
+def _second_pass(documents: Iterator[tuple[Assertions, list[int]]], works: WorkIndex, out: Path,
+                 summary: ExportSummary) -> None:
+    paper_ids = _paper_ids(works)
+    run_id, now = str(uuid.uuid4()), datetime.now(timezone.utc)
+    folded: dict[str, dict[str, tuple[int, str, Any]]] = {}  # paper → property → (rank, doc_id, value)
+    nodes = {"Claim": {}, "Source": {}}  # key → properties (a later document's statement overrides)
+    edges = {name: _Edges() for name in ("paper_cites", "makes", "claim_cites", "checked_against", "supports",
+                                         "refers_to")}
+    with _Csv.nodes(out, "Document") as document_file, \
+            _Csv.relationships(out, "paper_mentions") as paper_mentions, \
+            _Csv.relationships(out, "claim_mentions") as claim_mentions, \
+            _Csv.relationships(out, "source_mentions") as source_mentions:
+        for a, numbers in documents:
+            pid = [paper_ids[works.find(number)] for number in numbers]
+            rows, _ = batch_rows([a], lambda _, index: pid[index])
+            document = {key: value for key, value in document_row(a).items() if key != "doc_id"}
+            document_file.write(a.doc_id, properties={**document, "run_id": run_id, "ingested_at": now})
+            for paper in rows["write_papers"]:
+                (mention,) = paper["mentions"]  # one document: one statement per paper
+                statement = {**mention["properties"], "rank": mention["rank"]}
+                paper_mentions.write(a.doc_id, paper["paper_id"], properties=statement)
+                _fold(folded.setdefault(paper["paper_id"], {}), mention)
+            for row in rows["write_paper_cites"]:
+                edges["paper_cites"].add(row["citing"], row["cited"], row["doc_ids"])
+            for row in rows["write_claims"]:
+                nodes["Claim"].setdefault(row["claim_id"], {}).update(row["properties"])
+                edges["makes"].add(row["paper_id"], row["claim_id"], [a.doc_id])
+            for claim_id in dict.fromkeys(row["claim_id"] for row in rows["write_claims"]):
+                claim_mentions.write(a.doc_id, claim_id, properties={})
+            for row in rows["write_sources"]:
+                nodes["Source"].setdefault(row["source_id"], {}).update(row["properties"])
+                source_mentions.write(a.doc_id, row["source_id"], properties={})
+            for row in rows["write_claim_cites"]:
+                edges["claim_cites"].add(row["claim_id"], row["source_id"], [a.doc_id])
+            for row in rows["write_checks"]:
+                check = {key: row[key] for key in ("verdict", "confidence", "rationale", "ambiguous")}
+                edges["checked_against"].add(row["claim_id"], row["source_id"], [a.doc_id], check)
+                if row["verdict"] == "supported":
+                    edges["supports"].add(row["source_id"], row["claim_id"], [a.doc_id])
+            for row in rows["write_refers_to"]:
+                edges["refers_to"].add(row["source_id"], row["paper_id"], [a.doc_id])
+    with _Csv.nodes(out, "Paper") as paper_file:
+        for paper_id, properties in folded.items():
+            paper_file.write(paper_id, properties={key: value for key, (_, _, value) in properties.items()})
+    written = [document_file, paper_mentions, claim_mentions, source_mentions, paper_file]
+    for label, found in nodes.items():
+        with _Csv.nodes(out, label) as node_file:
+            for key, properties in found.items():
+                node_file.write(key, properties=properties)
+        written.append(node_file)
+    for name, found in edges.items():
+        with _Csv.relationships(out, name) as edge_file:
+            for start, end, properties in found.rows():
+                edge_file.write(start, end, properties=properties)
+        written.append(edge_file)
+    counts = {csv.name: csv.rows for csv in written}
+    summary.nodes = {label: counts[f"{label.lower()}s"] for label in NODES}
+    for name, (kind, *_) in RELATIONSHIPS.items():
+        summary.relationships[kind] = summary.relationships.get(kind, 0) + counts[name]
+
+
+def _paper_ids(works: WorkIndex) -> dict[int, str]:
+    """A paper_id per work, like a new node's (ids that two works would share get a suffix)."""
+    ids: dict[int, str] = {}
+    taken: set[str] = set()
+    for number, identity in enumerate(works.works):
+        if identity is None:
+            continue
+        paper_id = base = identity.new_paper_id()
+        suffix = 1
+        while paper_id in taken:  # works with one arXiv id but conflicting DOIs (never merged)
+            suffix += 1
+            paper_id = f"{base}#{suffix}"
+        taken.add(paper_id)
+        ids[number] = paper_id
+    return ids
+
+
+def _fold(properties: dict[str, tuple[int, str, Any]], mention: dict[str, Any]) -> None:
+    """refold_papers, one statement at a time: per property the best rank wins, then the lower doc id."""
+    rank, doc_id = mention["rank"], mention["doc_id"]
+    for key, value in mention["properties"].items():
+        held = properties.get(key)
+        if held is None or rank > held[0] or (rank == held[0] and doc_id < held[1]):
+            properties[key] = (rank, doc_id, value)
+
+
+# -- CSV in the importer's format ---------------------------------------------------------------
+
+class _Csv:
+    """One CSV file with its header line; every value quoted, an empty field meaning "no property"."""
+
+    def __init__(self, out: Path, name: str, fixed: list[str], constant: str, properties: dict[str, str]):
+        self.name, self.constant, self.properties = name, _quote(constant), properties
+        self.handle = open(out / f"{name}.csv", "w", encoding="utf-8", newline="")
+        self.handle.write(",".join(fixed + [f"{key}:{kind}" for key, kind in properties.items()]) + "\n")
+        self.rows = 0
+
+    @classmethod
+    def nodes(cls, out: Path, label: str) -> "_Csv":
+        key, properties = NODES[label]
+        return cls(out, f"{label.lower()}s", [f"{key}:ID({label})", ":LABEL"], label, properties)
+
+    @classmethod
+    def relationships(cls, out: Path, name: str) -> "_Csv":
+        kind, start, end, properties = RELATIONSHIPS[name]
+        return cls(out, name, [f":START_ID({start})", f":END_ID({end})", ":TYPE"], kind, properties)
+
+    def write(self, *ids: str, properties: dict[str, Any]) -> None:
+        unknown = properties.keys() - self.properties.keys()
+        if unknown:
+            raise ExportError(f"{self.name}: no column for {', '.join(sorted(unknown))} (add it to admin_import)")
+        cells = [_quote(value) for value in ids] + [self.constant]
+        cells += [_cell(properties.get(key), kind) for key, kind in self.properties.items()]
+        self.handle.write(",".join(cells) + "\n")
+        self.rows += 1
+
+    def __enter__(self) -> "_Csv":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.handle.close()
+
+
+def _cell(value: Any, kind: str) -> str:
+    if value is None:
+        return ""
+    if kind.endswith("[]"):
+        items = [str(item) for item in value]
+        if any(ARRAY_DELIMITER in item for item in items):
+            raise ExportError(f"a list element contains the array delimiter U+{ord(ARRAY_DELIMITER):04X}")
+        return _quote(ARRAY_DELIMITER.join(items))
+    if kind == "boolean":
+        return "true" if value else "false"
+    if kind in ("date", "datetime"):
+        return value.isoformat()
+    return _quote(str(value))
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
+
