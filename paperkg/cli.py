@@ -133,6 +133,10 @@ def cmd_synth(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    if args.rdf:
+        return cmd_export_rdf(args)
+    if not args.admin_import or not args.paths:
+        raise CommandError("export needs --admin-import DIR and PATH... (or --rdf FILE)")
     from .admin_import import export_admin_import, load
 
     try:
@@ -149,6 +153,22 @@ def cmd_export(args: argparse.Namespace) -> int:
         print(f"to import: --load (the managed server), or for another Neo4j, stopped: "
               f"neo4j-admin @{summary.arguments_file}, then start it and run `paperkg schema`")
     return EXIT_FAILED if summary.rejected else EXIT_OK
+
+
+def cmd_export_rdf(args: argparse.Namespace) -> int:
+    if args.admin_import or args.paths or args.load:
+        raise CommandError("--rdf exports the database's claim-support layer: give it no PATH, --admin-import or --load")
+    try:
+        from .rdf import export_turtle
+
+        with connect() as kb:
+            triples = export_turtle(kb, args.rdf)
+    except ImportError as exc:
+        raise CommandError(str(exc)) from None
+    except OSError as exc:
+        raise CommandError(f"cannot write {args.rdf}: {exc.strerror}") from None
+    print(f"wrote {triples:,} triples (CiTO, Turtle) to {args.rdf}")
+    return EXIT_OK
 
 
 # -- graph maintenance ---------------------------------------------------------------------
@@ -279,10 +299,13 @@ def build_parser() -> argparse.ArgumentParser:
     synth.add_argument("--seed", type=int, default=0, help="random seed (same seed, same bytes)")
 
     export = command("export", cmd_export, "write a corpus's graph as CSV files for neo4j-admin's offline import "
-                     "(a very large first load; replaces the database)",
-                     "paperkg export --admin-import /tmp/import corpus/ --load")
-    export.add_argument("paths", nargs="+", metavar="PATH")
-    export.add_argument("--admin-import", required=True, metavar="DIR", help="directory for the CSV files")
+                     "(a very large first load; replaces the database), or the database's claim-support "
+                     "layer as CiTO RDF (--rdf, needs paperkg[rdf])",
+                     "paperkg export --admin-import /tmp/import corpus/ --load; paperkg export --rdf claims.ttl")
+    export.add_argument("paths", nargs="*", metavar="PATH", help="with --admin-import: files and directories")
+    export.add_argument("--admin-import", metavar="DIR", help="directory for the CSV files")
+    export.add_argument("--rdf", metavar="FILE", help="write the claim-support layer as Turtle (cito:cites, "
+                        "cito:citesAsEvidence, cito:supports)")
     export.add_argument("--load", action="store_true",
                         help="then replace the managed server's database with them (stops and restarts it)")
     export.add_argument("--max-bytes", type=int, default=MAX_DOCUMENT_BYTES, metavar="N",

@@ -81,3 +81,14 @@ def test_rdf_supports_runs_from_each_supporting_source_to_the_claim_it_supports(
     paper = rdflib.URIRef(f"https://arxiv.org/abs/{PAGE}")
     parts = set(graph.subjects(rdflib.URIRef(DCTERMS + "isPartOf"), paper))
     assert len(parts) == 240
+
+
+def test_export_rdf_command_writes_the_same_turtle_and_refuses_corpus_paths(seeded, tmp_path, capsys):
+    import rdflib
+
+    out = tmp_path / "cli.ttl"
+    assert main(["export", "--rdf", str(out)]) == 0
+    written = int(capsys.readouterr().out.split()[1].replace(",", ""))
+    assert len(rdflib.Graph().parse(out, format="turtle")) == written == export_turtle(seeded, tmp_path / "api.ttl")
+    assert main(["export", "--rdf", str(out), "corpus/"]) == 2
+    assert "no PATH" in capsys.readouterr().err
