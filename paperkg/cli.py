@@ -12,7 +12,7 @@ from . import __version__
 from neo4j.exceptions import DriverError, Neo4jError
 
 from .db import ConnectionFailed, connect, first_line
-from .ingestion import MAX_DOCUMENT_BYTES
+from .ingestion import DOCS_PER_TRANSACTION, MAX_DOCUMENT_BYTES
 from .library import QueryError, UnknownPaper, library
 from .lock import LockHeld, LockLost
 from .server import Instance, ServerError
@@ -285,7 +285,8 @@ def build_parser() -> argparse.ArgumentParser:
     for sub in (ingest, sync):
         sub.add_argument("--json", action="store_true", help="print a JSON report, one entry per document")
         sub.add_argument("--quiet", action="store_true", help="no progress bar and no summary line")
-        sub.add_argument("--batch", type=int, default=20, help="documents per transaction (default 20)")
+        sub.add_argument("--batch", type=int, default=DOCS_PER_TRANSACTION,
+                         help=f"documents per transaction (default {DOCS_PER_TRANSACTION})")
         sub.add_argument("--wait", type=float, default=0, metavar="SECONDS",
                          help="wait this long for another ingestion to finish (default: exit 75 at once)")
         sub.add_argument("--max-bytes", type=int, default=MAX_DOCUMENT_BYTES, metavar="N",
