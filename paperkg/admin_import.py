@@ -113,7 +113,9 @@ def export_admin_import(paths: Iterable[str | os.PathLike], directory: str | os.
         works = _first_pass(discover(paths), spool, summary, max_bytes)
         spool.seek(0)
         _second_pass(_spooled(spool), works, out, summary)
-    summary.arguments_file.write_text("\n".join(import_arguments(out)) + "\n", encoding="utf-8")
+    # An argument file for `neo4j-admin @import.args`: one argument per line, quoted (paths may hold spaces).
+    lines = ['"' + argument.replace("\\", "\\\\").replace('"', '\\"') + '"' for argument in import_arguments(out)]
+    summary.arguments_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return summary
 
 
