@@ -1,0 +1,461 @@
+"""The performance benchmark of issue 6: paperkg against Neo4j's own bulk paths.
+
+    .venv/bin/python bench/run.py [--sizes 2000,10000,50000] [--work /tmp/paperkg-bench]
+
+For each size it builds a synthetic corpus (`paperkg synth`, pages = papers / 100) and
+measures, on a Neo4j of its own (a home under --work, free ports, never the user's or the
+test suite's):
+
+* parse throughput (MB/s, in this process);
+* `paperkg ingest` into an empty database, run as a subprocess: nodes + relationships per
+  second and its peak resident memory; then the same command again on the unchanged corpus;
+* the same graph written by a straightforward `LOAD CSV` script (MERGE on the constrained
+  keys, `CALL {...} IN TRANSACTIONS`) from the rows `paperkg export --admin-import` writes,
+  copied into the instance's import directory, and by a naive path that writes each row in a
+  transaction of its own (a sample, extrapolated: the full run would take hours);
+* on the largest corpus: p50/p95 latency of every library query (per-paper queries over a
+  sample of papers, corpus-wide ones repeated), and the offline path: `paperkg export
+  --admin-import` plus `neo4j-admin database import full` into a fresh database.
+
+Prints a table and writes the figures to bench/results.json. Not part of the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from paperkg.admin_import import ARRAY_DELIMITER, NODES, RELATIONSHIPS, finish_import, import_into
+from paperkg.db import KnowledgeBase, connect
+from paperkg.ingest import parse_bytes
+from paperkg.ingestion import DOCS_PER_TRANSACTION, discover
+from paperkg.schema import apply_schema
+from paperkg.server import Instance
+from paperkg.synth import generate
+
+ROOT = Path(__file__).resolve().parent
+NEO4J_ENV = ("NEO4J_URI", "NEO4J_USERNAME", "NEO4J_PASSWORD", "NEO4J_DATABASE")
+LOAD_CSV_BATCH = 10_000
+QUERY_REPEATS = 10  # corpus-wide queries, after one warm-up run
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="2000,10000,50000", help="papers per corpus, comma-separated")
+    parser.add_argument("--work", default="/tmp/paperkg-bench", help="corpora, the Neo4j home and CSV files")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--heap", default="2g", help="the benchmark server's JVM heap")
+    parser.add_argument("--pagecache", default="2g", help="the benchmark server's page cache")
+    parser.add_argument("--batch", type=int, default=DOCS_PER_TRANSACTION, help="paperkg ingest --batch")
+    parser.add_argument("--naive-rows", type=int, default=3000, help="rows in the one-transaction-per-row sample")
+    parser.add_argument("--sample", type=int, default=50, help="papers per per-paper library query")
+    parser.add_argument("--out", default=str(ROOT / "results.json"))
+    args = parser.parse_args()
+    for name in NEO4J_ENV:
+        os.environ.pop(name, None)
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    bench = Bench(Instance(work / "home"), args)
+    sizes = [int(size) for size in args.sizes.split(",")]
+    results: dict[str, Any] = {"machine": machine(), "command": " ".join([Path(sys.executable).name, *sys.argv]),
+                               "settings": {"heap": args.heap, "pagecache": args.pagecache, "batch": args.batch,
+                                            "seed": args.seed}, "sizes": []}
+    try:
+        for size in sizes:
+            results["sizes"].append(bench.size(size, work, largest=size == max(sizes)))
+            Path(args.out).write_text(json.dumps(results, indent=2) + "\n")
+    finally:
+        bench.instance.stop()
+    print(table(results))
+    print(f"\nfigures written to {args.out}")
+    return 0
+
+
+class Bench:
+    def __init__(self, instance: Instance, args: argparse.Namespace):
+        self.instance, self.args = instance, args
+
+    def size(self, papers: int, work: Path, largest: bool) -> dict[str, Any]:
+        corpus = work / f"corpus-{papers}"
+        pages = max(1, papers // 100)
+        if not (corpus / ".complete").exists():
+            shutil.rmtree(corpus, ignore_errors=True)
+            generate(corpus, papers=papers, pages=pages, seed=self.args.seed)
+            (corpus / ".complete").write_text("")
+        row: dict[str, Any] = {"papers": papers, "pages": pages}
+        log(f"== {papers:,} papers, {pages} pages: {corpus}")
+        row["parse"] = parse_throughput(corpus)
+        log(f"parse: {row['parse']}")
+
+        self.fresh_database()
+        row["ingest"] = self.ingest(corpus)
+        row["items"] = row["ingest"]["items"]
+        log(f"ingest: {row['ingest']}")
+        again = self.ingest(corpus)
+        row["reingest"] = {**again, "fraction": round(again["seconds"] / row["ingest"]["seconds"], 4)}
+        log(f"re-ingest: {row['reingest']}")
+        if largest:
+            row["queries"] = self.queries()
+
+        export_dir = self.instance.home / "import" / f"corpus-{papers}"
+        row["export"] = self.export(corpus, export_dir)
+        log(f"export: {row['export']}")
+        self.fresh_database()
+        row["load_csv"] = self.load_csv(export_dir)
+        log(f"LOAD CSV: {row['load_csv']}")
+        self.fresh_database()
+        row["naive"] = self.naive(export_dir, row["items"])
+        log(f"naive: {row['naive']}")
+        if largest:
+            row["admin_import"] = self.admin_import(export_dir, row["export"])
+            log(f"admin import: {row['admin_import']}")
+        shutil.rmtree(export_dir)
+        row["ratios"] = {
+            "ingest_vs_load_csv": round(row["ingest"]["items_per_s"] / row["load_csv"]["items_per_s"], 3),
+            "ingest_vs_naive": round(row["ingest"]["items_per_s"] / row["naive"]["items_per_s"], 1),
+        }
+        return row
+
+    # -- the server ------------------------------------------------------------------------
+
+    def fresh_database(self) -> None:
+        """Stop the server, remove its databases and start it again: an empty store."""
+        self.instance.stop()
+        shutil.rmtree(self.instance.home / "data", ignore_errors=True)
+        self.start()
+
+    def start(self) -> None:
+        self.instance.start(bolt_port=free_port(), http_port=free_port(), heap=self.args.heap,
+                            pagecache=self.args.pagecache)
+
+    def kb(self) -> KnowledgeBase:
+        return connect(home=str(self.instance.home))
+
+    def items(self) -> dict[str, Any]:
+        with self.kb() as kb:
+            stats = kb.stats()
+        nodes = {label: count for label, count in stats["nodes"].items() if label in NODES}
+        return {"nodes": nodes, "relationships": stats["relationships"],
+                "total": sum(nodes.values()) + sum(stats["relationships"].values())}
+
+    # -- paperkg ---------------------------------------------------------------------------
+
+    def ingest(self, corpus: Path) -> dict[str, Any]:
+        load = loadavg()
+        seconds, rss, _ = measured([sys.executable, "-m", "paperkg.cli", "ingest", str(corpus), "--quiet",
+                                    "--batch", str(self.args.batch)], self.instance.home)
+        counted = self.items()
+        return {"seconds": round(seconds, 2), "items": counted["total"], "counts": counted,
+                "items_per_s": round(counted["total"] / seconds), "peak_rss_mb": rss, "load": load}
+
+    def export(self, corpus: Path, directory: Path) -> dict[str, Any]:
+        shutil.rmtree(directory, ignore_errors=True)
+        load = loadavg()
+        seconds, rss, _ = measured([sys.executable, "-m", "paperkg.cli", "export", "--admin-import",
+                                    str(directory), str(corpus)], self.instance.home)
+        size = sum(file.stat().st_size for file in directory.glob("*.csv"))
+        return {"seconds": round(seconds, 2), "peak_rss_mb": rss, "csv_mb": round(size / 1e6, 1), "load": load}
+
+    def queries(self) -> dict[str, Any]:
+        from paperkg.library import library
+
+        rng = random.Random(self.args.seed)
+        with self.kb() as kb:
+            papers = [r["id"] for r in kb.cypher("MATCH (p:Paper) WHERE p.arxiv_id IS NOT NULL "
+                                                 "RETURN p.arxiv_id AS id ORDER BY id")]
+            pages = [r["id"] for r in kb.cypher("MATCH (p:Paper)-[:MAKES]->() WITH DISTINCT p "
+                                                "RETURN coalesce(p.arxiv_id, p.paper_id) AS id ORDER BY id")]
+            titles = [r["t"] for r in kb.cypher("MATCH (p:Paper) WHERE p.title IS NOT NULL RETURN p.title AS t "
+                                                "ORDER BY p.paper_id LIMIT 5000")]
+            papers = rng.sample(papers, min(self.args.sample, len(papers)))
+            pages = rng.sample(pages, min(self.args.sample, len(pages)))
+            words = [max(re.findall(r"\w+", title), key=len) for title in rng.sample(titles, self.args.sample)]
+            out: dict[str, Any] = {"load": loadavg(), "per_paper": {}, "corpus_wide": {}}
+            for query in library():
+                params = {p.name: p for p in query.params}
+                about_claims = "Claim" in query.text
+                sample = pages if about_claims else papers
+                calls: list[dict[str, Any]] = []
+                if "paper" in params:
+                    calls = [{"paper": paper} for paper in sample]
+                    if "other" in params:
+                        calls = [{"paper": a, "other": b} for a, b in zip(sample, sample[1:] + sample[:1])]
+                elif "text" in params:
+                    calls = [{"text": word} for word in words]
+                if calls:
+                    out["per_paper"][query.name] = timed(kb, query.name, calls)
+                    log(f"query {query.name} per paper: {out['per_paper'][query.name]}")
+                if all(not p.required for p in query.params):
+                    out["corpus_wide"][query.name] = timed(kb, query.name, [{}] * QUERY_REPEATS)
+                    log(f"query {query.name} corpus-wide: {out['corpus_wide'][query.name]}")
+        return out
+
+    # -- Neo4j's paths -----------------------------------------------------------------------
+
+    def load_csv(self, directory: Path) -> dict[str, Any]:
+        """The exported rows through a LOAD CSV script of the kind a user would write by hand."""
+        script = load_csv_script(directory.name)
+        (directory.parent / f"{directory.name}.load_csv.cypher").write_text(";\n\n".join(script) + ";\n")
+        with self.kb() as kb:
+            apply_schema(kb)
+            load = loadavg()
+            started = time.perf_counter()
+            with kb.driver.session(database=kb.database) as session:
+                for statement in script:
+                    session.run(statement).consume()
+            seconds = time.perf_counter() - started
+        counted = self.items()
+        return {"seconds": round(seconds, 2), "items": counted["total"], "counts": counted,
+                "items_per_s": round(counted["total"] / seconds), "load": load}
+
+    def naive(self, directory: Path, total_items: int) -> dict[str, Any]:
+        """One transaction per row (one node or one relationship), on an evenly spread sample of
+        the rows, extrapolated. The endpoints of the sampled relationships are written first,
+        untimed, so each timed transaction writes exactly one item, as in a full run."""
+        files = [(f"{label.lower()}s", node_statement(label)) for label in NODES]
+        files += [(name, relationship_statement(name)) for name in RELATIONSHIPS]
+        stride = max(1, sum(count_rows(directory / f"{name}.csv") for name, _ in files) // self.args.naive_rows)
+        sample: list[tuple[str, dict[str, Any]]] = []
+        endpoints: dict[str, set[str]] = {}  # label → keys of the sampled relationships' nodes
+        for name, (statement, convert) in files:
+            for number, record in enumerate(read_csv(directory / f"{name}.csv")):
+                if number % stride:
+                    continue
+                sample.append((statement, convert(record)))
+                if name in RELATIONSHIPS:
+                    _, start, end, _ = RELATIONSHIPS[name]
+                    endpoints.setdefault(start, set()).add(record[f":START_ID({start})"])
+                    endpoints.setdefault(end, set()).add(record[f":END_ID({end})"])
+        created = 0
+        with self.kb() as kb:
+            apply_schema(kb)
+            for label, ids in endpoints.items():
+                kb.execute(f"UNWIND $ids AS id MERGE (:{label} {{{NODES[label][0]}: id}})", ids=sorted(ids))
+            load = loadavg()
+            started = time.perf_counter()
+            with kb.driver.session(database=kb.database) as session:
+                for statement, parameters in sample:
+                    summary = session.execute_write(lambda tx: tx.run(statement, **parameters).consume())
+                    created += summary.counters.nodes_created + summary.counters.relationships_created
+            seconds = time.perf_counter() - started
+        per_second = len(sample) / seconds
+        return {"sample_rows": len(sample), "sample_items_created": created, "sample_seconds": round(seconds, 2),
+                "items_per_s": round(per_second, 1), "extrapolated_seconds": round(total_items / per_second),
+                "extrapolated": True, "load": load}
+
+    def admin_import(self, directory: Path, export: dict[str, Any]) -> dict[str, Any]:
+        self.instance.stop()
+        shutil.rmtree(self.instance.home / "data", ignore_errors=True)
+        load = loadavg()
+        started = time.perf_counter()
+        import_into(self.instance, directory, heap=self.args.heap)
+        imported = time.perf_counter() - started
+        started = time.perf_counter()
+        self.start()
+        started_in = time.perf_counter() - started
+        started = time.perf_counter()
+        with self.kb() as kb:
+            finish_import(kb)
+        finished = time.perf_counter() - started
+        counted = self.items()
+        total = export["seconds"] + imported + started_in + finished
+        return {"import_seconds": round(imported, 2), "start_seconds": round(started_in, 2),
+                "schema_and_lists_seconds": round(finished, 2), "export_seconds": export["seconds"],
+                "total_seconds": round(total, 2), "items": counted["total"], "counts": counted,
+                "items_per_s_import": round(counted["total"] / imported),
+                "items_per_s_end_to_end": round(counted["total"] / total), "load": load}
+
+
+# -- LOAD CSV and the naive path ---------------------------------------------------------------
+
+def _value(column: str, kind: str, row: str = "row") -> str:
+    """Cypher converting a CSV field to the property's type; an empty field gives null."""
+    field = f"{row}.`{column}`"
+    return {"long": f"toInteger({field})", "double": f"toFloat({field})", "boolean": f"toBoolean({field})",
+            "date": f"date({field})", "datetime": f"datetime({field})",
+            "string[]": f"CASE {field} WHEN '' THEN [] ELSE split({field}, '{ARRAY_DELIMITER}') END",
+            }.get(kind, field)
+
+
+def load_csv_script(folder: str) -> list[str]:
+    script = []
+    for label, (key, properties) in NODES.items():
+        sets = ", ".join(f"n.{name} = {_value(f'{name}:{kind}', kind)}" for name, kind in properties.items())
+        script.append(f"LOAD CSV WITH HEADERS FROM 'file:///{folder}/{label.lower()}s.csv' AS row\n"
+                      f"CALL (row) {{\n  MERGE (n:{label} {{{key}: row.`{key}:ID({label})`}})\n  SET {sets}\n"
+                      f"}} IN TRANSACTIONS OF {LOAD_CSV_BATCH} ROWS")
+    for name, (kind, start, end, properties) in RELATIONSHIPS.items():
+        sets = ", ".join(f"r.{prop} = {_value(f'{prop}:{type_}', type_)}" for prop, type_ in properties.items())
+        script.append(f"LOAD CSV WITH HEADERS FROM 'file:///{folder}/{name}.csv' AS row\n"
+                      f"CALL (row) {{\n  MATCH (a:{start} {{{NODES[start][0]}: row.`:START_ID({start})`}}), "
+                      f"(b:{end} {{{NODES[end][0]}: row.`:END_ID({end})`}})\n  MERGE (a)-[r:{kind}]->(b)"
+                      + (f"\n  SET {sets}" if sets else "") + f"\n}} IN TRANSACTIONS OF {LOAD_CSV_BATCH} ROWS")
+    return script
+
+
+def node_statement(label: str):
+    key, properties = NODES[label]
+    statement = f"MERGE (n:{label} {{{key}: $id}}) SET n += $properties"
+    return statement, lambda record: {"id": record[f"{key}:ID({label})"], "properties": typed(record, properties)}
+
+
+def relationship_statement(name: str):
+    kind, start, end, properties = RELATIONSHIPS[name]
+    statement = (f"MATCH (a:{start} {{{NODES[start][0]}: $start}}), (b:{end} {{{NODES[end][0]}: $end}}) "
+                 f"MERGE (a)-[r:{kind}]->(b) SET r += $properties")
+    return statement, lambda record: {"start": record[f":START_ID({start})"], "end": record[f":END_ID({end})"],
+                                      "properties": typed(record, properties)}
+
+
+def typed(record: dict[str, str], properties: dict[str, str]) -> dict[str, Any]:
+    from datetime import date, datetime
+
+    convert = {"long": int, "double": float, "boolean": lambda v: v == "true", "date": date.fromisoformat,
+               "datetime": datetime.fromisoformat, "string[]": lambda v: v.split(ARRAY_DELIMITER) if v else []}
+    out = {}
+    for name, kind in properties.items():
+        value = record.get(f"{name}:{kind}")
+        if value is not None:
+            out[name] = convert.get(kind, str)(value)
+    return out
+
+
+def read_csv(path: Path):
+    import csv
+
+    with open(path, encoding="utf-8", newline="") as handle:
+        reader = csv.reader(handle)
+        header = next(reader)
+        for row in reader:
+            yield {name: value for name, value in zip(header, row) if value != ""}
+
+
+def count_rows(path: Path) -> int:
+    return sum(1 for _ in read_csv(path))
+
+
+# -- measuring --------------------------------------------------------------------------------
+
+def parse_throughput(corpus: Path) -> dict[str, Any]:
+    files = discover([corpus])
+    total = 0
+    started = time.perf_counter()
+    for file in files:
+        data = file.read_bytes()
+        total += len(data)
+        parse_bytes(data, str(file))
+    seconds = time.perf_counter() - started
+    return {"documents": len(files), "mb": round(total / 1e6, 1), "seconds": round(seconds, 2),
+            "mb_per_s": round(total / 1e6 / seconds, 2), "load": loadavg()}
+
+
+def measured(command: list[str], home: Path) -> tuple[float, float, str]:
+    """Run a paperkg command against the benchmark's home: wall seconds, peak RSS in MB, stdout."""
+    env = {**os.environ, "PAPERKG_HOME": str(home)}
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.perf_counter()
+        process = subprocess.Popen(command, env=env, stdout=out, stderr=err)
+        _, status, usage = os.wait4(process.pid, 0)  # the child's own rusage: its peak RSS
+        seconds = time.perf_counter() - started
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if process.returncode != 0:
+            err.seek(0)
+            raise SystemExit(f"{' '.join(command)} failed ({process.returncode}):\n{err.read()[-2000:].decode()}")
+        out.seek(0)
+        return seconds, round(usage.ru_maxrss / 1024, 1), out.read().decode()
+
+
+def timed(kb: KnowledgeBase, name: str, calls: list[dict[str, Any]]) -> dict[str, Any]:
+    kb.query(name, **calls[0])  # warm-up: the plan is compiled and cached
+    seconds = []
+    for params in calls:
+        started = time.perf_counter()
+        kb.query(name, **params)
+        seconds.append(time.perf_counter() - started)
+    seconds.sort()
+    return {"calls": len(seconds), "p50_ms": round(1000 * statistics.median(seconds), 1),
+            "p95_ms": round(1000 * seconds[min(len(seconds) - 1, round(0.95 * (len(seconds) - 1)))], 1),
+            "max_ms": round(1000 * seconds[-1], 1)}
+
+
+def loadavg() -> float:
+    return float(Path("/proc/loadavg").read_text().split()[0])
+
+
+def machine() -> dict[str, Any]:
+    memory = next(line for line in Path("/proc/meminfo").read_text().splitlines() if line.startswith("MemTotal"))
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), "unknown")
+    return {"cpus": os.cpu_count(), "cpu": cpu, "memory_gib": round(int(memory.split()[1]) / 2**20, 1),
+            "python": sys.version.split()[0], "neo4j": "5.26.16 Community"}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def log(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+# -- the table --------------------------------------------------------------------------------
+
+def table(results: dict[str, Any]) -> str:
+    m = results["machine"]
+    lines = [f"machine: {m['cpus']} cores ({m['cpu']}), {m['memory_gib']} GiB; Neo4j {m['neo4j']}, "
+             f"heap {results['settings']['heap']}, page cache {results['settings']['pagecache']}", ""]
+    header = ("papers", "docs", "MB", "parse MB/s", "items", "ingest s", "ingest items/s", "LOAD CSV items/s",
+              "naive items/s*", "vs LOAD CSV", "vs naive", "re-ingest", "peak RSS MB", "load")
+    rows = [header]
+    for r in results["sizes"]:
+        rows.append((f"{r['papers']:,}", f"{r['parse']['documents']:,}", f"{r['parse']['mb']}",
+                     f"{r['parse']['mb_per_s']}", f"{r['items']:,}", f"{r['ingest']['seconds']}",
+                     f"{r['ingest']['items_per_s']:,}", f"{r['load_csv']['items_per_s']:,}",
+                     f"{r['naive']['items_per_s']:,}", f"{r['ratios']['ingest_vs_load_csv']}x",
+                     f"{r['ratios']['ingest_vs_naive']}x", f"{100 * r['reingest']['fraction']:.1f}%",
+                     f"{r['ingest']['peak_rss_mb']}", f"{r['ingest']['load']}"))
+    lines += _columns(rows)
+    lines.append("* naive: one transaction per row, measured on an evenly spread sample and extrapolated "
+                 + ", ".join(f"({r['naive']['sample_rows']} rows at {r['papers']:,})" for r in results["sizes"]))
+    for r in results["sizes"]:
+        if "admin_import" in r:
+            a = r["admin_import"]
+            lines += ["", f"offline path at {r['papers']:,} papers: export {a['export_seconds']} s "
+                      f"(peak RSS {r['export']['peak_rss_mb']} MB), neo4j-admin import {a['import_seconds']} s "
+                      f"({a['items_per_s_import']:,} items/s), start {a['start_seconds']} s, schema + lists "
+                      f"{a['schema_and_lists_seconds']} s: {a['total_seconds']} s end to end "
+                      f"({a['items_per_s_end_to_end']:,} items/s; {a['items']:,} items vs {r['items']:,} ingested)"]
+        if "queries" in r:
+            q = r["queries"]
+            lines += ["", f"library queries at {r['papers']:,} papers (ms; load {q['load']}):"]
+            query_rows = [("query", "mode", "calls", "p50", "p95", "max")]
+            for mode, label in (("per_paper", "per paper"), ("corpus_wide", "corpus-wide")):
+                for name, t in q[mode].items():
+                    query_rows.append((name, label, str(t["calls"]), str(t["p50_ms"]), str(t["p95_ms"]),
+                                       str(t["max_ms"])))
+            lines += _columns(query_rows)
+    return "\n".join(lines)
+
+
+def _columns(rows: list[tuple[str, ...]]) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.rjust(width) if i else cell.ljust(width) for i, (cell, width) in enumerate(zip(row, widths)))
+            for row in rows]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
