@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from .errors import ParseError, excerpt
 from .models import Claim, CitedSource, FlagCount
-from .values import parse_count
+from .values import MAX_COUNT, parse_count
 
 END = "Citations"
 KINDS = ("Premise", "Interpretation")
@@ -249,6 +249,8 @@ def _status(text: str, line: int, path: str) -> list[_Element]:
     checked = total = None
     if counts := _N_OF_M.match(rest):
         checked, total = int(counts[1]), int(counts[2])
+        if max(checked, total) > MAX_COUNT:
+            raise ParseError(path, line, f"absurd source count: {excerpt(counts[0])}")
         rest = rest[counts.end() :]
     return [_Status(line, substantial, checked, total), *_glued(rest, line, path, "status line")]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import unicodedata
 
 SELF_CITATION = "Self-citation"
@@ -11,6 +12,9 @@ PREPRINT = "Preprint"
 # "unreliable"); all other punctuation and symbols separate words, so "Fine-tuning: a survey" and
 # "Fine tuning — a survey" agree.
 _JOINING = frozenset("'’‘ʼ`´()[]{}")
+# Neo4j refuses to index a value of more than about 8 kB, so a longer key would make the write
+# of its document fail. No real title comes near this.
+MAX_KEY_BYTES = 4000
 
 
 def strip_markers(title: str) -> str:
@@ -31,4 +35,15 @@ def title_norm(title: str) -> str:
             continue
         category = unicodedata.category(char)
         kept.append(" " if category[0] in "PSZC" else char)
-    return " ".join("".join(kept).split())
+    return index_key(" ".join("".join(kept).split()))
+
+
+def index_key(key: str) -> str:
+    """The key itself, or when it is too long to index, its start and the SHA-256 of all of it.
+
+    Equal keys stay equal and different keys different. A normalised title never contains `:`,
+    so a shortened title cannot equal a real one."""
+    data = key.encode()
+    if len(data) <= MAX_KEY_BYTES:
+        return key
+    return data[:1000].decode(errors="ignore") + " sha256:" + hashlib.sha256(data).hexdigest()

@@ -15,7 +15,8 @@ from typing import Any
 from .identity import (RANK_CARD_ITEM, RANK_RAW_REFERENCE, RANK_REFERENCE, RANK_SUBJECT, Mention,
                        normalise_arxiv_id, split_doi)
 from .models import Card, CitedSource, Page, RawReference, Reference
-from .normalise import title_norm
+from .normalise import index_key, title_norm
+from .values import parse_count
 
 SUBJECT = 0  # the document's own paper is always mention 0
 YEAR_WITH_SUFFIX = re.compile(r"\b((?:19|20)\d\d)([a-z])?\b")
@@ -138,7 +139,7 @@ def _raw_mention(raw: RawReference, path: str) -> Mention:
 
 def _fallback(path: str, entry_text: str) -> str:
     """Identifies an entry with no id and no title by its text, within its document only."""
-    return f"{path}|{entry_text}"
+    return index_key(f"{path}|{entry_text}")
 
 
 def _claims(page: Page, out: Assertions, references: list[tuple[Reference, int]],
@@ -242,8 +243,7 @@ def _first(values: list[str] | None) -> str | None:
 
 def _int(values: list[str] | None) -> int | None:
     text = _first(values)
-    digits = text.replace(",", "") if text else ""
-    return int(digits) if digits.isdigit() else None
+    return parse_count(text.strip()) if text else None
 
 
 def _split_authors(text: str) -> list[str]:

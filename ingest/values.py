@@ -6,6 +6,9 @@ import re
 from datetime import date
 
 _COUNT = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+")
+# No count of papers, references, claims or sources comes near this; a larger one is a broken
+# document (and above 2**63 it would not even fit Neo4j's integers).
+MAX_COUNT = 10**9
 _MONTHS = {
     name: number
     for number, names in enumerate(
@@ -30,10 +33,11 @@ _MONTHS = {
 
 
 def parse_count(text: str) -> int | None:
-    """`1,234` or `1234` → 1234 (thousands separators are commas)."""
+    """`1,234` or `1234` → 1234 (thousands separators are commas); None above MAX_COUNT."""
     if len(text) > 32 or not _COUNT.fullmatch(text):
         return None
-    return int(text.replace(",", ""))
+    value = int(text.replace(",", ""))
+    return value if value <= MAX_COUNT else None
 
 
 def parse_day_month_year(text: str) -> date | None:
