@@ -12,7 +12,9 @@ import socket
 import time
 import uuid
 
-from .db import KnowledgeBase
+from neo4j.exceptions import DriverError, Neo4jError
+
+from .db import ConnectionFailed, KnowledgeBase
 from .server import process_alive
 from .statements import statement
 
@@ -40,8 +42,15 @@ class IngestLock:
         self.acquire()
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.release()
+    def __exit__(self, exc_type: object, exc: BaseException | None, traceback: object) -> None:
+        if isinstance(exc, ConnectionFailed):
+            return  # the server is gone (releasing would retry for 30 s); the next run takes the lock over
+        try:
+            self.release()
+        except (DriverError, Neo4jError):
+            if exc is None:
+                raise
+            # The run failed already, and that first failure is the one to report.
 
     def acquire(self) -> None:
         deadline = time.monotonic() + self.wait
