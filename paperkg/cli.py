@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -342,6 +343,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    neo4j_log = logging.getLogger("neo4j")
+    if not args.verbose and not neo4j_log.handlers:
+        # The driver logs each retry of a transaction as a warning, which Python would print to
+        # stderr; an error that outlasts the retries is reported once, below.
+        neo4j_log.addHandler(logging.NullHandler())
     try:
         return args.handler(args)
     except CommandError as exc:
@@ -353,7 +359,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DriverError as exc:  # the connection broke mid-command
         return _fail(args, ConnectionFailed(f"lost the connection to Neo4j: {first_line(exc)}"), EXIT_USAGE)
     except Neo4jError as exc:
-        return _fail(args, f"Neo4j refused the request: {first_line(exc)}", EXIT_USAGE)
+        # The server's own sentence (str(exc) is a dump of codes and GQL statuses).
+        return _fail(args, f"Neo4j refused the request: {exc.message or first_line(exc)}", EXIT_USAGE)
     except KeyboardInterrupt:
         print("paperkg: interrupted", file=sys.stderr)
         return 130
