@@ -40,11 +40,22 @@ class Settings:
         uri = uri or os.environ.get("NEO4J_URI")
         database = database or os.environ.get("NEO4J_DATABASE") or None
         if uri:
+            _refuse_credentials_in(uri)
             if auth is None:
                 auth = (os.environ.get("NEO4J_USERNAME", "neo4j"), os.environ.get("NEO4J_PASSWORD", ""))
             return cls(uri=uri, auth=auth, database=database)
         instance = Instance(home)
         return cls(uri=instance.bolt_uri, auth=auth or ("neo4j", ""), database=database, managed=instance)
+
+
+def _refuse_credentials_in(uri: str) -> None:
+    """The driver rejects `scheme://user:password@host` and quotes the whole URI, password and
+    all, in its error; refuse it here naming the host only."""
+    rest = uri.partition("://")[2]
+    if "@" in rest:  # anywhere: a password may hold an unescaped `/`
+        host = rest.rpartition("@")[2].partition("/")[0]
+        raise ConnectionFailed(f"the Neo4j URI must not carry credentials (…@{host}): "
+                               "set NEO4J_USERNAME and NEO4J_PASSWORD instead")
 
 
 def open_driver(settings: Settings, start: bool = True) -> Driver:
