@@ -194,6 +194,7 @@ class Instance:
             _signal(pid, signal.SIGKILL)
             while process_alive(pid):
                 time.sleep(0.1)
+        _reap(pid)
         self.pid_file.unlink(missing_ok=True)
         return True
 
@@ -322,6 +323,9 @@ def require_java() -> str:
 
 def port_is_free(port: int) -> bool:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        # As a server binds (Neo4j does): connections of a just-stopped server lingering in
+        # TIME_WAIT do not hold the port, a process listening on it does.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind((LOOPBACK, port))
         except OSError:
@@ -360,6 +364,14 @@ def _is_our_server(pid: int, home: Path) -> bool:
     except FileNotFoundError:
         return False
     return f"--home-dir={home}".encode() in cmdline
+
+
+def _reap(pid: int) -> None:
+    """Collect the exit status when the server was started by this process (no zombie left)."""
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        pass
 
 
 def _signal(pid: int, sig: int) -> None:
