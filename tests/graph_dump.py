@@ -2,7 +2,7 @@
 
 Papers are named by what identifies the work (arXiv id, DOI, normalised title, fallback),
 not by paper_id, because a surrogate key depends on which document created the node first.
-Run bookkeeping (run ids, timestamps) is left out.
+Run bookkeeping (run ids, timestamps, the ingestion lock's node) is left out.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 VOLATILE = {"paper_id", "run_id", "ingested_at", "started_at", "ended_at"}
 
 DUMP_NODES = """
-MATCH (n) WHERE NOT n:IngestRun
+MATCH (n) WHERE NOT n:IngestRun AND NOT n:IngestLock
 RETURN elementId(n) AS id, labels(n) AS labels, properties(n) AS props
 """
 DUMP_RELATIONSHIPS = """
