@@ -189,16 +189,18 @@ class _Edges:
     """Relationships asserted by several documents: one per pair, documents listed in order."""
 
     def __init__(self) -> None:
-        self.pairs: dict[tuple[str, str], tuple[dict[str, Any], list[str]]] = {}
+        self.docs: dict[tuple[str, str], list[str]] = {}
+        self.properties: dict[tuple[str, str], dict[str, Any]] = {}  # only for edges that have some
 
     def add(self, start: str, end: str, doc_ids: list[str], properties: dict[str, Any] | None = None) -> None:
-        known, docs = self.pairs.setdefault((start, end), ({}, []))
-        known.update(properties or {})  # a later statement of the same edge overrides, as SET does
+        docs = self.docs.setdefault((start, end), [])
         docs.extend(doc for doc in doc_ids if doc not in docs)
+        if properties:  # a later statement of the same edge overrides, as SET does
+            self.properties.setdefault((start, end), {}).update(properties)
 
     def rows(self) -> Iterator[tuple[str, str, dict[str, Any]]]:
-        for (start, end), (properties, docs) in self.pairs.items():
-            yield start, end, {**properties, "docs": docs}
+        for (start, end), docs in self.docs.items():
+            yield start, end, {**self.properties.get((start, end), {}), "docs": docs}
 
 
 def _second_pass(documents: Iterator[tuple[Assertions, list[int]]], works: WorkIndex, out: Path,
@@ -263,20 +265,10 @@ def _second_pass(documents: Iterator[tuple[Assertions, list[int]]], works: WorkI
 
 
 def _paper_ids(works: WorkIndex) -> dict[int, str]:
-    """A paper_id per work, like a new node's (ids that two works would share get a suffix)."""
-    ids: dict[int, str] = {}
-    taken: set[str] = set()
-    for number, identity in enumerate(works.works):
-        if identity is None:
-            continue
-        paper_id = base = identity.new_paper_id()
-        suffix = 1
-        while paper_id in taken:  # works with one arXiv id but conflicting DOIs (never merged)
-            suffix += 1
-            paper_id = f"{base}#{suffix}"
-        taken.add(paper_id)
-        ids[number] = paper_id
-    return ids
+    """A paper_id per work, the one a new node gets. Two works that conflict (one arXiv id,
+    different DOIs) can get the same one; they are then one node, as MERGE on paper_id makes
+    them in the graph."""
+    return {number: identity.new_paper_id() for number, identity in enumerate(works.works) if identity is not None}
 
 
 def _fold(properties: dict[str, tuple[int, str, Any]], mention: dict[str, Any]) -> None:
