@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from neo4j import Driver, GraphDatabase, RoutingControl
-from neo4j.exceptions import AuthError, ServiceUnavailable
+from neo4j.exceptions import AuthError, ClientError, ServiceUnavailable
 
 from .library import Queries, Result, library
 from .server import Instance, ServerError
@@ -81,6 +81,12 @@ def open_driver(settings: Settings, start: bool = True) -> Driver:
         driver.close()
         raise ConnectionFailed(f"Neo4j at {settings.uri} refused the credentials of user "
                                f"{settings.auth[0]!r} (check NEO4J_USERNAME / NEO4J_PASSWORD)") from None
+    except ClientError as exc:
+        driver.close()
+        if exc.code != "Neo.ClientError.Security.AuthenticationRateLimit":
+            raise
+        raise ConnectionFailed(f"Neo4j at {settings.uri} refuses logins of user {settings.auth[0]!r} for a few "
+                               "seconds after too many wrong passwords; check NEO4J_PASSWORD and retry") from None
     except (ServiceUnavailable, OSError, ValueError) as exc:
         driver.close()
         raise ConnectionFailed(f"cannot reach Neo4j at {settings.uri}: {first_line(exc)}") from None

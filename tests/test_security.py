@@ -6,6 +6,7 @@ Loopback-only listening and the password file's mode are pinned in test_server.p
 from __future__ import annotations
 
 import logging
+import time
 import traceback
 
 import pytest
@@ -26,6 +27,31 @@ def no_secret(text: str, *secrets: str) -> bool:
 
 
 # -- authentication --------------------------------------------------------------------------
+
+@pytest.fixture(autouse=True)
+def login_succeeds_after_the_test(neo4j_instance):
+    """Neo4j locks a user out for a few seconds after three wrong passwords in a row; a good
+    login resets the count. End every test with one, so wrong passwords never add up across
+    tests and lock out the rest of the suite."""
+    yield
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            connect(home=str(neo4j_instance.home)).close()
+            return
+        except ConnectionFailed:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
+
+
+def test_repeated_wrong_passwords_are_a_clear_refusal_too(neo4j_instance):
+    messages = set()
+    for _ in range(4):  # the fourth meets Neo4j's lock-out
+        with pytest.raises(ConnectionFailed) as caught:
+            connect(uri=neo4j_instance.bolt_uri, auth=("neo4j", WRONG))
+        messages.add(str(caught.value).split(" refuse")[0])
+    assert messages == {f"Neo4j at {neo4j_instance.bolt_uri}"}
 
 def test_connecting_without_credentials_is_refused(neo4j_instance):
     with GraphDatabase.driver(neo4j_instance.bolt_uri, auth=None) as driver:
