@@ -3,11 +3,16 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: run test bench stop clean
+.PHONY: run test stop clean
 
 $(BIN)/paperkg: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[pandas]'
+	touch $@
+
+# The suite's extras (pytest, Playwright, nbclient, neo4j-viz, rdflib, py2neo) only for `make test`.
+$(VENV)/.test-extras: pyproject.toml $(BIN)/paperkg
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
 
@@ -23,7 +28,7 @@ run: $(BIN)/paperkg
 	@echo; $(BIN)/paperkg db status
 	@echo "Explore in Neo4j Browser at the address above; more questions: $(BIN)/paperkg query --list"
 
-test: $(BIN)/paperkg
+test: $(VENV)/.test-extras
 	$(BIN)/pytest
 
 stop: $(BIN)/paperkg
