@@ -184,22 +184,18 @@ def resolve_source(source: dict[str, Any], references: list[tuple[Reference, int
     """The mention of the reference entry a source key names: same first author and year.
 
     A key's a/b/c suffix picks among that author's entries of that year: a raw entry that
-    prints the suffix itself wins; otherwise the n-th candidate in list order.
+    prints the suffix itself wins; otherwise the n-th candidate in list order. When no entry
+    has the key's year, an entry one year off is taken if it is the only one (a preprint's
+    year against the published version's, as in `Szegedy et al., 2014` for a 2013 entry).
     """
     author = _fold(source["first_author"] or "")
     year = source["year"]
     if not author or year is None:
         return None
-    candidates: list[tuple[str | None, int]] = []
-    for reference, index in references:
-        if reference.year == year and reference.authors and _surname_matches(author, reference.authors[0]):
-            candidates.append((None, index))
-    for raw, index in raws:
-        if raw.year == year and raw.authors and _surname_matches(author, raw.authors[0]):
-            printed = {m.group(2) for m in YEAR_WITH_SUFFIX.finditer(raw.text) if m.group(1) == str(year)}
-            candidates.append((min(printed - {None}, default=None), index))
+    candidates = _entries_by(author, year, references, raws)
     if not candidates:
-        return None
+        near = _entries_by(author, year - 1, references, raws) + _entries_by(author, year + 1, references, raws)
+        return near[0][1] if len(near) == 1 else None
     suffix = source.get("year_suffix")
     if suffix:
         exact = [index for printed, index in candidates if printed == suffix]
@@ -208,6 +204,20 @@ def resolve_source(source: dict[str, Any], references: list[tuple[Reference, int
         position = ord(suffix) - ord("a")
         return candidates[position][1] if position < len(candidates) else None
     return candidates[0][1]
+
+
+def _entries_by(author: str, year: int, references: list[tuple[Reference, int]],
+                raws: list[tuple[RawReference, int]]) -> list[tuple[str | None, int]]:
+    """(suffix the entry prints, mention) for the entries by this first author in this year."""
+    candidates: list[tuple[str | None, int]] = []
+    for reference, index in references:
+        if reference.year == year and reference.authors and _surname_matches(author, reference.authors[0]):
+            candidates.append((None, index))
+    for raw, index in raws:
+        if raw.year == year and raw.authors and _surname_matches(author, raw.authors[0]):
+            printed = {m.group(2) for m in YEAR_WITH_SUFFIX.finditer(raw.text) if m.group(1) == str(year)}
+            candidates.append((min(printed - {None}, default=None), index))
+    return candidates
 
 
 def _surname_matches(author: str, entry_author: str) -> bool:
