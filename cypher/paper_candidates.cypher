@@ -1,26 +1,25 @@
-// paper_candidates: existing Paper nodes that share an identifier with each work of a batch
-// (arXiv id, DOI, normalised title with the year within one, or the fallback key).
-UNWIND $works AS work
-CALL (work) {
-  UNWIND work.arxiv_ids AS id
-  MATCH (p:Paper {arxiv_id: id})
-  RETURN p, 0 AS how
-  UNION
-  UNWIND work.dois AS id
-  MATCH (p:Paper {doi: id})
-  RETURN p, 1 AS how
-  UNION
-  UNWIND work.titles AS title
-  MATCH (p:Paper {title_norm: title.norm})
-  WHERE title.year IS NULL OR p.year IS NULL OR abs(p.year - title.year) <= 1
-  RETURN p, 2 AS how
-  UNION
-  UNWIND work.fallbacks AS id
-  MATCH (p:Paper {fallback: id})
-  RETURN p, 3 AS how
-}
-WITH work, p, min(how) AS how
-ORDER BY how, p.paper_id
-RETURN work.index AS index,
-       collect({paper_id: p.paper_id, arxiv_id: p.arxiv_id, doi: p.doi, title_norm: p.title_norm,
-                year: p.year, fallback: p.fallback}) AS nodes;
+// paper_candidates: existing Paper nodes that share an identifier with a work of a batch
+// (arXiv id, DOI, normalised title with the year within one, or the fallback key). One row
+// per match, `how` saying which identifier matched (0 arXiv id ... 3 fallback); the caller
+// keeps each node's best match. Flat lookups per kind of identifier, not a subquery per
+// work: at 6,000 works a batch this is several times faster.
+UNWIND $arxiv_ids AS key
+MATCH (p:Paper {arxiv_id: key.value})
+RETURN key.work AS work, 0 AS how, p.paper_id AS paper_id, p.arxiv_id AS arxiv_id, p.doi AS doi,
+       p.title_norm AS title_norm, p.year AS year, p.fallback AS fallback
+UNION ALL
+UNWIND $dois AS key
+MATCH (p:Paper {doi: key.value})
+RETURN key.work AS work, 1 AS how, p.paper_id AS paper_id, p.arxiv_id AS arxiv_id, p.doi AS doi,
+       p.title_norm AS title_norm, p.year AS year, p.fallback AS fallback
+UNION ALL
+UNWIND $titles AS key
+MATCH (p:Paper {title_norm: key.value})
+WHERE key.year IS NULL OR p.year IS NULL OR abs(p.year - key.year) <= 1
+RETURN key.work AS work, 2 AS how, p.paper_id AS paper_id, p.arxiv_id AS arxiv_id, p.doi AS doi,
+       p.title_norm AS title_norm, p.year AS year, p.fallback AS fallback
+UNION ALL
+UNWIND $fallbacks AS key
+MATCH (p:Paper {fallback: key.value})
+RETURN key.work AS work, 3 AS how, p.paper_id AS paper_id, p.arxiv_id AS arxiv_id, p.doi AS doi,
+       p.title_norm AS title_norm, p.year AS year, p.fallback AS fallback;

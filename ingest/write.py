@@ -149,8 +149,7 @@ def _resolve_papers(tx: ManagedTransaction, documents: list[Assertions]
     others: merges nodes found to be one work."""
     flat = [(doc, index, mention) for doc, a in enumerate(documents) for index, mention in enumerate(a.mentions)]
     works = group_mentions([mention for _, _, mention in flat])
-    found = {record["index"]: record["nodes"] for record in tx.run(
-        statement("paper_candidates"), works=[_work_parameter(i, identity) for i, (identity, _) in enumerate(works)])}
+    found = _candidates(tx, [identity for identity, _ in works])
     survivor: dict[str, str] = {}  # existing paper_id → the paper_id it now belongs to
     merges: list[dict[str, str]] = []
     assigned: list[str] = []
@@ -185,10 +184,25 @@ def _follow(survivor: dict[str, str], paper_id: str) -> str:
     return paper_id
 
 
-def _work_parameter(index: int, identity: Identity) -> dict[str, Any]:
-    return {"index": index, "arxiv_ids": sorted(identity.arxiv_ids), "dois": sorted(identity.dois),
-            "titles": [{"norm": norm, "year": year} for norm, year in sorted(identity.titles, key=str)],
-            "fallbacks": sorted(identity.fallbacks)}
+def _candidates(tx: ManagedTransaction, works: list[Identity]) -> dict[int, list[dict[str, Any]]]:
+    """The existing nodes each work may be, by work number: each node once, best match first
+    (arXiv id, DOI, title, fallback; then paper_id)."""
+    keys: dict[str, list[dict[str, Any]]] = {"arxiv_ids": [], "dois": [], "titles": [], "fallbacks": []}
+    for work, identity in enumerate(works):
+        keys["arxiv_ids"] += [{"work": work, "value": value} for value in sorted(identity.arxiv_ids)]
+        keys["dois"] += [{"work": work, "value": value} for value in sorted(identity.dois)]
+        keys["titles"] += [{"work": work, "value": norm, "year": year}
+                           for norm, year in sorted(identity.titles, key=str)]
+        keys["fallbacks"] += [{"work": work, "value": value} for value in sorted(identity.fallbacks)]
+    best: dict[int, dict[str, tuple[int, dict[str, Any]]]] = {}
+    for record in tx.run(statement("paper_candidates"), **keys):
+        node = record.data()
+        work, how = node.pop("work"), node.pop("how")
+        known = best.setdefault(work, {}).get(node["paper_id"])
+        if known is None or how < known[0]:
+            best[work][node["paper_id"]] = (how, node)
+    return {work: [node for _, node in sorted(nodes.values(), key=lambda found: (found[0], found[1]["paper_id"]))]
+            for work, nodes in best.items()}
 
 
 def count_rows(counts: Iterable[Counter]) -> Counter:
