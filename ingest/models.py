@@ -173,10 +173,9 @@ class Reference(_Model):
     line: int  # first line of the entry (the title line when there is one)
 
 
-class RawReference(_Model):
-    """A printed-but-unlinked reference string, with best-effort fields pulled out of it."""
+class RawFields(_Model):
+    """What can be read out of one reference string, best effort."""
 
-    text: str  # verbatim, continuation lines joined with a space, link labels removed
     authors: list[str]
     title: str | None
     year: int | None
@@ -184,6 +183,12 @@ class RawReference(_Model):
     url: str | None
     doi: str | None
     arxiv_id: str | None
+
+
+class RawReference(RawFields):
+    """A printed-but-unlinked reference string, with best-effort fields pulled out of it."""
+
+    text: str  # verbatim, continuation lines joined with a space, link labels removed
     link_labels: list[str]  # ` · DOI`, ` · arXiv` … suffixes, in printed order
     orphan_fragment: bool  # the tail of an entry whose head is missing
     line: int

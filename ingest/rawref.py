@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from .models import RawReference
+from .models import RawFields, RawReference
 
 # A page break inside an entry leaves the publisher imprint on a line of its own (B.8):
 # `Curran Associates, Inc., 2020. URL …` continues the line before.
@@ -176,18 +176,6 @@ def _year(text: str, urls: list[_Url]) -> int | None:
     return int(last[1]) if last else None
 
 
-class RawFields(NamedTuple):
-    """What can be read out of one reference string (see RawReference)."""
-
-    authors: list[str]
-    title: str | None
-    year: int | None
-    venue: str | None
-    url: str | None
-    doi: str | None
-    arxiv_id: str | None
-
-
 def parse_raw_reference(text: str, *, orphan_fragment: bool = False) -> RawFields:
     urls = _urls(text)
     authors: list[str] = []
@@ -232,7 +220,7 @@ def parse_raw_references(lines: list[tuple[int, str]]) -> list[RawReference]:
                 orphan_fragment=orphan,
                 line=parts[0].number,
                 continuation_lines=[part.number for part in parts[1:]],
-                **parse_raw_reference(text, orphan_fragment=orphan)._asdict(),
+                **parse_raw_reference(text, orphan_fragment=orphan).model_dump(),
             )
         )
     return references

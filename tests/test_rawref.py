@@ -25,7 +25,7 @@ def test_conference_entry_yields_authors_title_venue_year_and_url():
         "Lamp Press, 2020. URL https://example.org/ papers/lamps.pdf."
     )
 
-    assert fields._asdict() == {
+    assert fields.model_dump() == {
         "authors": ["Ada B. Orr", "Cy D. E. Pike", "Dee Quill"],
         "title": "Lamps: early readouts of hidden states",
         "year": 2020,
