@@ -2,7 +2,8 @@
 
 Resolution order (MODEL.md "Paper identity"): arXiv id, then DOI (case-insensitive), then
 normalised title with the years agreeing within one year where both are known. Two
-mentions never merge when they carry different arXiv ids or different DOIs.
+mentions never merge when they carry different arXiv ids or, unless both carry the same
+arXiv id, different DOIs.
 """
 
 from __future__ import annotations
@@ -94,8 +95,13 @@ class Identity:
                    {fallback} - {None})
 
     def conflicts(self, other: "Identity") -> bool:
-        return bool((self.arxiv_ids and other.arxiv_ids and self.arxiv_ids != other.arxiv_ids)
-                    or (self.dois and other.dois and self.dois != other.dois))
+        # The arXiv id decides first: one arXiv id is one work (and one node: arxiv_id is
+        # unique) even where DOIs disagree, as when a raw reference glues a second entry's DOI
+        # to the first one's arXiv URL. Keeping such mentions apart made the second node's
+        # arxiv_id violate the constraint and rejected the whole document.
+        if self.arxiv_ids and other.arxiv_ids:
+            return self.arxiv_ids != other.arxiv_ids
+        return bool(self.dois and other.dois and self.dois != other.dois)
 
     def same_work(self, other: "Identity") -> bool:
         if self.conflicts(other):
