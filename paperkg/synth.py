@@ -1187,7 +1187,7 @@ class _Page:
             ("Semantic Scholar", [f"{rng.getrandbits(160):040x}"]),
             ("Cited by", [_count(self.cited_by_total)]),
             ("References", [_count(stated_references)]),
-            ("Citations by year", [by_year]),
+            ("Citations by year", [by_year] if by_year else []),  # a paper not yet cited: no value
             ("Type", ["posted content" if preprint else "article"]),
             ("Language", ["en"]),
             ("Open access", ["green", "arxiv.org"]),
