@@ -44,6 +44,7 @@ from .statements import statements
 # no control characters but tab and newline), so no element needs escaping.
 ARRAY_DELIMITER = "\x1f"
 DATABASE = "neo4j"
+UNIQUE_PAPER_KEYS = ("arxiv_id", "doi")  # uniqueness constraints besides paper_id
 
 # The properties of each node label and relationship type, with the importer's value types.
 # Integers are `long` (Cypher integers are 64-bit).
@@ -89,6 +90,7 @@ class ExportSummary:
     directory: Path
     documents: int = 0
     rejected: list[str] = field(default_factory=list)  # one error line per rejected document
+    repeated_identifiers: list[str] = field(default_factory=list)  # left off a paper: another has it
     nodes: dict[str, int] = field(default_factory=dict)
     relationships: dict[str, int] = field(default_factory=dict)
 
@@ -99,8 +101,10 @@ class ExportSummary:
     def describe(self) -> str:
         nodes = ", ".join(f"{count:,} {label}" for label, count in self.nodes.items())
         relationships = ", ".join(f"{count:,} {kind}" for kind, count in self.relationships.items())
+        repeated = (f"; {len(self.repeated_identifiers)} identifiers left off a second paper"
+                    if self.repeated_identifiers else "")
         return (f"{self.documents:,} documents ({len(self.rejected)} rejected) exported to {self.directory}: "
-                f"{nodes}; {relationships}")
+                f"{nodes}; {relationships}{repeated}")
 
 
 def export_admin_import(paths: Iterable[str | os.PathLike], directory: str | os.PathLike, *,
@@ -244,9 +248,19 @@ def _second_pass(documents: Iterator[tuple[Assertions, list[int]]], works: WorkI
                     edges["supports"].add(row["source_id"], row["claim_id"], [a.doc_id])
             for row in rows["write_refers_to"]:
                 edges["refers_to"].add(row["source_id"], row["paper_id"], [a.doc_id])
+    claimed: dict[str, set[str]] = {key: set() for key in UNIQUE_PAPER_KEYS}
     with _Csv.nodes(out, "Paper") as paper_file:
         for paper_id, properties in folded.items():
-            paper_file.write(paper_id, properties={key: value for key, (_, _, value) in properties.items()})
+            paper = {key: value for key, (_, _, value) in properties.items()}
+            for key in UNIQUE_PAPER_KEYS:
+                if key in paper and paper[key] in claimed[key]:
+                    # Works that conflict on one identifier can share the other (a glued raw
+                    # reference); the constraint allows one node per value, so the first keeps
+                    # it. Ingestion rejects the document that would repeat it instead.
+                    summary.repeated_identifiers.append(f"{key} {paper.pop(key)} ({paper_id})")
+                elif key in paper:
+                    claimed[key].add(paper[key])
+            paper_file.write(paper_id, properties=paper)
     written = [document_file, paper_mentions, claim_mentions, source_mentions, paper_file]
     for label, found in nodes.items():
         with _Csv.nodes(out, label) as node_file:
