@@ -194,7 +194,6 @@ class Instance:
             _signal(pid, signal.SIGKILL)
             while process_alive(pid):
                 time.sleep(0.1)
-        _reap(pid)
         self.pid_file.unlink(missing_ok=True)
         return True
 
@@ -348,11 +347,20 @@ def process_alive(pid: int) -> bool:
         return False
     except PermissionError:
         return True
-    # A zombie child of this process is dead for our purposes.
+    try:  # our own child (the server this process started): reap it once it has exited
+        reaped, _ = os.waitpid(pid, os.WNOHANG)
+        return reaped == 0
+    except ChildProcessError:
+        pass
+    # Another parent's process that has exited but is not yet reaped is gone for our purposes.
+    # A JVM whose main thread has ended also shows state Z while its other threads still
+    # run its shutdown hooks, so only a zombie with no threads left counts as gone.
     try:
-        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
-    except (FileNotFoundError, IndexError):
+        status = dict(line.split(":\t", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+                      if ":\t" in line)
+    except FileNotFoundError:
         return False
+    return not (status.get("State", "").startswith("Z") and status.get("Threads", "1").strip() in ("0", "1"))
 
 
 def _is_our_server(pid: int, home: Path) -> bool:
@@ -364,14 +372,6 @@ def _is_our_server(pid: int, home: Path) -> bool:
     except FileNotFoundError:
         return False
     return f"--home-dir={home}".encode() in cmdline
-
-
-def _reap(pid: int) -> None:
-    """Collect the exit status when the server was started by this process (no zombie left)."""
-    try:
-        os.waitpid(pid, os.WNOHANG)
-    except ChildProcessError:
-        pass
 
 
 def _signal(pid: int, sig: int) -> None:
