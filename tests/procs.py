@@ -106,8 +106,14 @@ def blocked_statements(kb) -> list[str]:
         "RETURN currentQuery AS query")]
 
 
-_COUNT = {label: f"MATCH (n:{label}) RETURN count(n) AS n"
-          for label in ("Paper", "Claim", "Source", "Document", "IngestRun", "IngestLock")}
+_COUNT = {
+    "Paper": "MATCH (n:Paper) RETURN count(n) AS n",
+    "Claim": "MATCH (n:Claim) RETURN count(n) AS n",
+    "Source": "MATCH (n:Source) RETURN count(n) AS n",
+    "Document": "MATCH (n:Document) RETURN count(n) AS n",
+    "IngestRun": "MATCH (n:IngestRun) RETURN count(n) AS n",
+    "IngestLock": "MATCH (n:IngestLock) RETURN count(n) AS n",
+}
 
 
 def count(kb, label: str) -> int:
