@@ -1,3 +1,3 @@
 // reset: delete every node and relationship, in batches so a large graph fits in memory.
 // Runs as an auto-commit transaction (CALL ... IN TRANSACTIONS needs one).
-MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS;
+MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS;
