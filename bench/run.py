@@ -9,10 +9,11 @@ test suite's):
 * parse throughput (MB/s, in this process);
 * `paperkg ingest` into an empty database, run as a subprocess: nodes + relationships per
   second and its peak resident memory; then the same command again on the unchanged corpus;
-* the same graph written by a straightforward `LOAD CSV` script (MERGE on the constrained
-  keys, `CALL {...} IN TRANSACTIONS`) from the rows `paperkg export --admin-import` writes,
-  copied into the instance's import directory, and by a naive path that writes each row in a
-  transaction of its own (a sample, extrapolated: the full run would take hours);
+* the same graph written by a straightforward `LOAD CSV` script (bench/load_csv.cypher: MERGE
+  on the constrained keys, `CALL {...} IN TRANSACTIONS`) from the rows `paperkg export
+  --admin-import` writes, copied into the instance's import directory, and by a naive path
+  that writes each row in a transaction of its own (bench/naive.cypher; a sample,
+  extrapolated: the full run would take hours);
 * on the largest corpus: p50/p95 latency of every library query (per-paper queries over a
   sample of papers, corpus-wide ones repeated), and the offline path: `paperkg export
   --admin-import` plus `neo4j-admin database import full` into a fresh database.
@@ -45,11 +46,11 @@ from paperkg.ingest import ParseError, parse_bytes
 from paperkg.ingestion import DOCS_PER_TRANSACTION, discover
 from paperkg.schema import apply_schema
 from paperkg.server import Instance
+from paperkg.statements import split_statements
 from paperkg.synth import generate
 
 ROOT = Path(__file__).resolve().parent
 NEO4J_ENV = ("NEO4J_URI", "NEO4J_USERNAME", "NEO4J_PASSWORD", "NEO4J_DATABASE")
-LOAD_CSV_BATCH = 10_000
 QUERY_REPEATS = 10  # corpus-wide queries, after one warm-up run
 WARM_UP_PAPERS = 300
 
@@ -227,16 +228,18 @@ class Bench:
     # -- Neo4j's paths -----------------------------------------------------------------------
 
     def load_csv(self, directory: Path) -> dict[str, Any]:
-        """The exported rows through a LOAD CSV script of the kind a user would write by hand."""
-        script = load_csv_script(directory.name)
-        (directory.parent / f"{directory.name}.load_csv.cypher").write_text(";\n\n".join(script) + ";\n")
+        """The exported rows through bench/load_csv.cypher, a LOAD CSV script of the kind a user
+        would write by hand (a copy is left next to the export's directory)."""
+        script = load_csv_script(directory)
+        shutil.copyfile(ROOT / "load_csv.cypher", directory.parent / f"{directory.name}.load_csv.cypher")
+        parameters = {"folder": f"file:///{directory.name}", "delimiter": ARRAY_DELIMITER}
         with self.kb() as kb:
             apply_schema(kb)
             load = loadavg()
             started = time.perf_counter()
             with kb.driver.session(database=kb.database) as session:
                 for statement in script:
-                    session.run(statement).consume()
+                    session.run(statement, parameters).consume()
             seconds = time.perf_counter() - started
         counted = self.items()
         return {"seconds": round(seconds, 2), "items": counted["total"], "counts": counted,
@@ -246,16 +249,16 @@ class Bench:
         """One transaction per row (one node or one relationship), on an evenly spread sample of
         the rows, extrapolated. The endpoints of the sampled relationships are written first,
         untimed, so each timed transaction writes exactly one item, as in a full run."""
-        files = [(f"{label.lower()}s", node_statement(label)) for label in NODES]
-        files += [(name, relationship_statement(name)) for name in RELATIONSHIPS]
-        stride = max(1, sum(count_rows(directory / f"{name}.csv") for name, _ in files) // self.args.naive_rows)
+        cypher = named_statements("naive")
+        files = [node_file(label) for label in NODES] + list(RELATIONSHIPS)
+        stride = max(1, sum(count_rows(directory / f"{name}.csv") for name in files) // self.args.naive_rows)
         sample: list[tuple[str, dict[str, Any]]] = []
         endpoints: dict[str, set[str]] = {}  # label → keys of the sampled relationships' nodes
-        for name, (statement, convert) in files:
+        for name in files:
             for number, record in enumerate(read_csv(directory / f"{name}.csv")):
                 if number % stride:
                     continue
-                sample.append((statement, convert(record)))
+                sample.append((cypher[name], naive_parameters(name, record)))
                 if name in RELATIONSHIPS:
                     _, start, end, _ = RELATIONSHIPS[name]
                     endpoints.setdefault(start, set()).add(record[f":START_ID({start})"])
@@ -264,7 +267,7 @@ class Bench:
         with self.kb() as kb:
             apply_schema(kb)
             for label, ids in endpoints.items():
-                kb.execute(f"UNWIND $ids AS id MERGE (:{label} {{{NODES[label][0]}: id}})", ids=sorted(ids))
+                kb.execute(cypher[label], ids=sorted(ids))
             warm_up = len(sample) // 10  # the first rows are not timed (a cold JVM)
             with kb.driver.session(database=kb.database) as session:
                 for number, (statement, parameters) in enumerate(sample):
@@ -306,43 +309,61 @@ class Bench:
 
 # -- LOAD CSV and the naive path ---------------------------------------------------------------
 
-def _value(column: str, kind: str, row: str = "row") -> str:
-    """Cypher converting a CSV field to the property's type; an empty field gives null."""
-    field = f"{row}.`{column}`"
-    return {"long": f"toInteger({field})", "double": f"toFloat({field})", "boolean": f"toBoolean({field})",
-            "date": f"date({field})", "datetime": f"datetime({field})",
-            "string[]": f"CASE {field} WHEN '' THEN [] ELSE split({field}, '{ARRAY_DELIMITER}') END",
-            }.get(kind, field)
+def node_file(label: str) -> str:
+    """The name (without .csv) of the export's file of `label` nodes."""
+    return f"{label.lower()}s"
 
 
-def load_csv_script(folder: str) -> list[str]:
-    script = []
-    for label, (key, properties) in NODES.items():
-        sets = ", ".join(f"n.{name} = {_value(f'{name}:{kind}', kind)}" for name, kind in properties.items())
-        script.append(f"LOAD CSV WITH HEADERS FROM 'file:///{folder}/{label.lower()}s.csv' AS row\n"
-                      f"CALL (row) {{\n  MERGE (n:{label} {{{key}: row.`{key}:ID({label})`}})\n  SET {sets}\n"
-                      f"}} IN TRANSACTIONS OF {LOAD_CSV_BATCH} ROWS")
-    for name, (kind, start, end, properties) in RELATIONSHIPS.items():
-        sets = ", ".join(f"r.{prop} = {_value(f'{prop}:{type_}', type_)}" for prop, type_ in properties.items())
-        script.append(f"LOAD CSV WITH HEADERS FROM 'file:///{folder}/{name}.csv' AS row\n"
-                      f"CALL (row) {{\n  MATCH (a:{start} {{{NODES[start][0]}: row.`:START_ID({start})`}}), "
-                      f"(b:{end} {{{NODES[end][0]}: row.`:END_ID({end})`}})\n  MERGE (a)-[r:{kind}]->(b)"
-                      + (f"\n  SET {sets}" if sets else "") + f"\n}} IN TRANSACTIONS OF {LOAD_CSV_BATCH} ROWS")
+def bench_statements(name: str) -> tuple[str, ...]:
+    """The statements of bench/<name>.cypher, split as paperkg splits its own cypher/ files."""
+    return tuple(text.rstrip(";") for text in split_statements((ROOT / f"{name}.cypher").read_text(encoding="utf-8")))
+
+
+def named_statements(name: str) -> dict[str, str]:
+    """The statements of bench/<name>.cypher by name: each follows a `// name: NAME` line."""
+    text = (ROOT / f"{name}.cypher").read_text(encoding="utf-8")
+    preamble, *parts = re.split(r"^// name: *(\S+)[ \t]*\n", text, flags=re.MULTILINE)
+    out: dict[str, str] = {}
+    for key, body in zip(parts[::2], parts[1::2]):
+        found = split_statements(body)
+        if len(found) != 1 or key in out:
+            raise SystemExit(f"bench/{name}.cypher: `// name: {key}` must be followed by one statement of its own")
+        out[key] = found[0].rstrip(";")
+    if split_statements(preamble):
+        raise SystemExit(f"bench/{name}.cypher: a statement before the first `// name:` line")
+    return out
+
+
+def load_csv_script(directory: Path) -> tuple[str, ...]:
+    """bench/load_csv.cypher, one statement per CSV file of the export in `directory` (nodes,
+    then relationships), each checked to read its file and every column of the file's header
+    (but the importer's :LABEL and :TYPE), so the script cannot fall behind admin_import."""
+    import csv
+
+    script = bench_statements("load_csv")
+    files = [node_file(label) for label in NODES] + list(RELATIONSHIPS)
+    if len(script) != len(files):
+        raise SystemExit(f"bench/load_csv.cypher has {len(script)} statements for {len(files)} CSV files")
+    for statement, name in zip(script, files):
+        with open(directory / f"{name}.csv", encoding="utf-8", newline="") as handle:
+            header = next(csv.reader(handle))
+        unread = [column for column in header
+                  if column not in (":LABEL", ":TYPE") and f"row.`{column}`" not in statement]
+        if f"'/{name}.csv'" not in statement or unread:
+            raise SystemExit(f"bench/load_csv.cypher: the statement for {name}.csv "
+                             + (f"does not read {', '.join(unread)}" if unread else "reads another file"))
     return script
 
 
-def node_statement(label: str):
+def naive_parameters(name: str, record: dict[str, str]) -> dict[str, Any]:
+    """The naive statement's parameters for a row of <name>.csv: the key(s) and the typed properties."""
+    if name in RELATIONSHIPS:
+        _, start, end, properties = RELATIONSHIPS[name]
+        return {"start": record[f":START_ID({start})"], "end": record[f":END_ID({end})"],
+                "properties": typed(record, properties)}
+    label = next(label for label in NODES if node_file(label) == name)
     key, properties = NODES[label]
-    statement = f"MERGE (n:{label} {{{key}: $id}}) SET n += $properties"
-    return statement, lambda record: {"id": record[f"{key}:ID({label})"], "properties": typed(record, properties)}
-
-
-def relationship_statement(name: str):
-    kind, start, end, properties = RELATIONSHIPS[name]
-    statement = (f"MATCH (a:{start} {{{NODES[start][0]}: $start}}), (b:{end} {{{NODES[end][0]}: $end}}) "
-                 f"MERGE (a)-[r:{kind}]->(b) SET r += $properties")
-    return statement, lambda record: {"start": record[f":START_ID({start})"], "end": record[f":END_ID({end})"],
-                                      "properties": typed(record, properties)}
+    return {"id": record[f"{key}:ID({label})"], "properties": typed(record, properties)}
 
 
 def typed(record: dict[str, str], properties: dict[str, str]) -> dict[str, Any]:

@@ -9,7 +9,11 @@ from importlib import resources
 @cache
 def statements(name: str) -> tuple[str, ...]:
     """The statements of cypher/<name>.cypher: `;`-terminated, `//` comment lines dropped."""
-    text = (resources.files("paperkg") / "cypher" / f"{name}.cypher").read_text(encoding="utf-8")
+    return split_statements((resources.files("paperkg") / "cypher" / f"{name}.cypher").read_text(encoding="utf-8"))
+
+
+def split_statements(text: str) -> tuple[str, ...]:
+    """The statements of a .cypher file's text, split as `statements` splits the package's own."""
     body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
     return tuple(part.strip() for part in body.split(";\n") if part.strip().rstrip(";"))
 

@@ -1,0 +1,152 @@
+// load_csv: the graph of `paperkg export --admin-import DIR` written back through LOAD CSV, the
+// script a user would write by hand for those files (the benchmark's LOAD CSV path). One
+// statement per CSV file, nodes first, then the relationships between them; each MERGEs on
+// the constrained key (apply cypher/schema.cypher first) and commits every 10,000 rows, so
+// run it in auto-commit transactions (cypher-shell, or session.run from a driver).
+// Parameters: $folder, the URL of the export's directory without a trailing slash (for a
+// directory in the server's import directory, 'file:///corpus-2000'), and $delimiter, the
+// list elements' separator (admin_import.ARRAY_DELIMITER, U+001F). Columns are named as in
+// the CSV headers, `name:type`; an empty field gives no property (null), as in the importer,
+// and an empty quoted list field an empty list.
+
+LOAD CSV WITH HEADERS FROM $folder + '/papers.csv' AS row
+CALL (row) {
+  MERGE (n:Paper {paper_id: row.`paper_id:ID(Paper)`})
+  SET n.arxiv_id = row.`arxiv_id:string`,
+      n.doi = row.`doi:string`,
+      n.fallback = row.`fallback:string`,
+      n.title = row.`title:string`,
+      n.title_norm = row.`title_norm:string`,
+      n.year = toInteger(row.`year:long`),
+      n.venue = row.`venue:string`,
+      n.authors = CASE row.`authors:string[]` WHEN '' THEN [] ELSE split(row.`authors:string[]`, $delimiter) END,
+      n.cited_by_count = toInteger(row.`cited_by_count:long`),
+      n.reference_count = toInteger(row.`reference_count:long`),
+      n.builds_on_in_map = toInteger(row.`builds_on_in_map:long`),
+      n.first_posted = date(row.`first_posted:date`),
+      n.abstract = row.`abstract:string`,
+      n.url = row.`url:string`,
+      n.reference_text = row.`reference_text:string`
+} IN TRANSACTIONS OF 10000 ROWS;
+
+LOAD CSV WITH HEADERS FROM $folder + '/documents.csv' AS row
+CALL (row) {
+  MERGE (n:Document {doc_id: row.`doc_id:ID(Document)`})
+  SET n.path = row.`path:string`,
+      n.sha256 = row.`sha256:string`,
+      n.kind = row.`kind:string`,
+      n.size_bytes = toInteger(row.`size_bytes:long`),
+      n.paper_key = row.`paper_key:string`,
+      n.warnings = CASE row.`warnings:string[]` WHEN '' THEN [] ELSE split(row.`warnings:string[]`, $delimiter) END,
+      n.run_id = row.`run_id:string`,
+      n.ingested_at = datetime(row.`ingested_at:datetime`)
+} IN TRANSACTIONS OF 10000 ROWS;
+
+LOAD CSV WITH HEADERS FROM $folder + '/claims.csv' AS row
+CALL (row) {
+  MERGE (n:Claim {claim_id: row.`claim_id:ID(Claim)`})
+  SET n.text = row.`text:string`,
+      n.quotes = CASE row.`quotes:string[]` WHEN '' THEN [] ELSE split(row.`quotes:string[]`, $delimiter) END,
+      n.kind = row.`kind:string`,
+      n.basis = row.`basis:string`,
+      n.section = row.`section:string`,
+      n.substantial = toBoolean(row.`substantial:boolean`),
+      n.sources_checked = toInteger(row.`sources_checked:long`),
+      n.sources_total = toInteger(row.`sources_total:long`),
+      n.flags = CASE row.`flags:string[]` WHEN '' THEN [] ELSE split(row.`flags:string[]`, $delimiter) END,
+      n.flag_reasons = CASE row.`flag_reasons:string[]` WHEN '' THEN [] ELSE split(row.`flag_reasons:string[]`, $delimiter) END,
+      n.support_note = row.`support_note:string`,
+      n.rests_on_assumption = toBoolean(row.`rests_on_assumption:boolean`),
+      n.also_stated_in = CASE row.`also_stated_in:string[]` WHEN '' THEN [] ELSE split(row.`also_stated_in:string[]`, $delimiter) END,
+      n.origin = row.`origin:string`
+} IN TRANSACTIONS OF 10000 ROWS;
+
+LOAD CSV WITH HEADERS FROM $folder + '/sources.csv' AS row
+CALL (row) {
+  MERGE (n:Source {source_id: row.`source_id:ID(Source)`})
+  SET n.key = row.`key:string`,
+      n.first_author = row.`first_author:string`,
+      n.year = toInteger(row.`year:long`),
+      n.year_suffix = row.`year_suffix:string`,
+      n.matched = toBoolean(row.`matched:boolean`)
+} IN TRANSACTIONS OF 10000 ROWS;
+
+LOAD CSV WITH HEADERS FROM $folder + '/paper_cites.csv' AS row
+CALL (row) {
+  MATCH (a:Paper {paper_id: row.`:START_ID(Paper)`}), (b:Paper {paper_id: row.`:END_ID(Paper)`})
+  MERGE (a)-[r:CITES]->(b)
+  SET r.docs = CASE row.`docs:string[]` WHEN '' THEN [] ELSE split(row.`docs:string[]`, $delimiter) END
+} IN TRANSACTIONS OF 10000 ROWS;
+
+LOAD CSV WITH HEADERS FROM $folder + '/paper_mentions.csv' AS row
+CALL (row) {
+  MATCH (a:Document {doc_id: row.`:START_ID(Document)`}), (b:Paper {paper_id: row.`:END_ID(Paper)`})
+  MERGE (a)-[r:MENTIONS]->(b)
+  SET r.arxiv_id = row.`arxiv_id:string`,
+      r.doi = row.`doi:string`,
+      r.fallback = row.`fallback:string`,
+      r.title = row.`title:string`,
+      r.title_norm = row.`title_norm:string`,
+      r.year = toInteger(row.`year:long`),
+      r.venue = row.`venue:string`,
+      r.authors = CASE row.`authors:string[]` WHEN '' THEN [] ELSE split(row.`authors:string[]`, $delimiter) END,
+      r.cited_by_count = toInteger(row.`cited_by_count:long`),
+      r.reference_count = toInteger(row.`reference_count:long`),
+      r.builds_on_in_map = toInteger(row.`builds_on_in_map:long`),
+      r.first_posted = date(row.`first_posted:date`),
+      r.abstract = row.`abstract:string`,
+      r.url = row.`url:string`,
+      r.reference_text = row.`reference_text:string`,
+      r.rank = toInteger(row.`rank:long`)
+} IN TRANSACTIONS OF 10000 ROWS;
+
+LOAD CSV WITH HEADERS FROM $folder + '/claim_mentions.csv' AS row
+CALL (row) {
+  MATCH (a:Document {doc_id: row.`:START_ID(Document)`}), (b:Claim {claim_id: row.`:END_ID(Claim)`})
+  MERGE (a)-[r:MENTIONS]->(b)
+} IN TRANSACTIONS OF 10000 ROWS;
+
+LOAD CSV WITH HEADERS FROM $folder + '/source_mentions.csv' AS row
+CALL (row) {
+  MATCH (a:Document {doc_id: row.`:START_ID(Document)`}), (b:Source {source_id: row.`:END_ID(Source)`})
+  MERGE (a)-[r:MENTIONS]->(b)
+} IN TRANSACTIONS OF 10000 ROWS;
+
+LOAD CSV WITH HEADERS FROM $folder + '/makes.csv' AS row
+CALL (row) {
+  MATCH (a:Paper {paper_id: row.`:START_ID(Paper)`}), (b:Claim {claim_id: row.`:END_ID(Claim)`})
+  MERGE (a)-[r:MAKES]->(b)
+  SET r.docs = CASE row.`docs:string[]` WHEN '' THEN [] ELSE split(row.`docs:string[]`, $delimiter) END
+} IN TRANSACTIONS OF 10000 ROWS;
+
+LOAD CSV WITH HEADERS FROM $folder + '/claim_cites.csv' AS row
+CALL (row) {
+  MATCH (a:Claim {claim_id: row.`:START_ID(Claim)`}), (b:Source {source_id: row.`:END_ID(Source)`})
+  MERGE (a)-[r:CITES]->(b)
+  SET r.docs = CASE row.`docs:string[]` WHEN '' THEN [] ELSE split(row.`docs:string[]`, $delimiter) END
+} IN TRANSACTIONS OF 10000 ROWS;
+
+LOAD CSV WITH HEADERS FROM $folder + '/checked_against.csv' AS row
+CALL (row) {
+  MATCH (a:Claim {claim_id: row.`:START_ID(Claim)`}), (b:Source {source_id: row.`:END_ID(Source)`})
+  MERGE (a)-[r:CHECKED_AGAINST]->(b)
+  SET r.verdict = row.`verdict:string`,
+      r.confidence = toFloat(row.`confidence:double`),
+      r.rationale = row.`rationale:string`,
+      r.ambiguous = toBoolean(row.`ambiguous:boolean`),
+      r.docs = CASE row.`docs:string[]` WHEN '' THEN [] ELSE split(row.`docs:string[]`, $delimiter) END
+} IN TRANSACTIONS OF 10000 ROWS;
+
+LOAD CSV WITH HEADERS FROM $folder + '/supports.csv' AS row
+CALL (row) {
+  MATCH (a:Source {source_id: row.`:START_ID(Source)`}), (b:Claim {claim_id: row.`:END_ID(Claim)`})
+  MERGE (a)-[r:SUPPORTS]->(b)
+  SET r.docs = CASE row.`docs:string[]` WHEN '' THEN [] ELSE split(row.`docs:string[]`, $delimiter) END
+} IN TRANSACTIONS OF 10000 ROWS;
+
+LOAD CSV WITH HEADERS FROM $folder + '/refers_to.csv' AS row
+CALL (row) {
+  MATCH (a:Source {source_id: row.`:START_ID(Source)`}), (b:Paper {paper_id: row.`:END_ID(Paper)`})
+  MERGE (a)-[r:REFERS_TO]->(b)
+  SET r.docs = CASE row.`docs:string[]` WHEN '' THEN [] ELSE split(row.`docs:string[]`, $delimiter) END
+} IN TRANSACTIONS OF 10000 ROWS;
