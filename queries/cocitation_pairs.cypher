@@ -1,8 +1,8 @@
 // name: cocitation_pairs
 // The strongest co-cited pairs in the whole graph: pairs of works that many papers cite
 // together, with the Salton score, cocitations / sqrt(citations of one × citations of the
-// other). Corpus-wide: its cost grows with the sum over citing papers of their references
-// squared, so raise `min_count` on large graphs.
+// other). Corpus-wide: its cost is the pairs among the works cited at least as often as the
+// weakest pair it returns, so a larger `limit` costs more.
 //
 // param min_count: integer 1.. = 2 — only pairs co-cited by at least this many papers
 // param limit: integer 1.. = 100 — the most pairs to return
@@ -24,20 +24,40 @@
 // :param min_count => 2;
 // :param limit => 100;
 
-// A work cited fewer than min_count times can't be in a pair co-cited min_count times.
-MATCH (a:Paper)
-WHERE COUNT { (a)<-[:CITES]-() } >= $min_count
-// One aggregation per work keeps memory bounded. Each pair is kept once, from the side with
-// the smaller paper_id; that comparison reads a property, so it runs in its own WITH, after
-// min_count has dropped most pairs (in one WHERE the planner may compare every pair first).
-CALL (a) {
-  MATCH (a)<-[:CITES]-()-[:CITES]->(b)
-  WITH b, count(*) AS cocitations
-  WHERE cocitations >= $min_count
-  WITH b, cocitations
-  WHERE a.paper_id < b.paper_id
-  RETURN b, cocitations
+// Two passes, exact. A pair co-cited n times needs both works cited at least n times. The
+// first pass counts the pairs among the most-cited works only (cheap: few works); the
+// `limit`-th strongest of those is a floor that the answer's weakest pair reaches, so the
+// second pass counts pairs among the works cited at least that often, not among all works.
+MATCH (w:Paper)
+WITH w, COUNT { (w)<-[:CITES]-() } AS cited
+WHERE cited >= $min_count
+ORDER BY cited DESC
+LIMIT 2 * toInteger(sqrt(2 * $limit)) + 30
+WITH collect(w) AS most_cited
+CALL (most_cited) {
+  UNWIND most_cited AS w
+  MATCH (w)<-[:CITES]-(citing)
+  WITH citing, collect(w) AS works
+  UNWIND range(0, size(works) - 2) AS i
+  UNWIND range(i + 1, size(works) - 1) AS j
+  WITH works[i] AS x, works[j] AS y, count(*) AS cocitations
+  ORDER BY cocitations DESC
+  RETURN coalesce(collect(cocitations)[$limit - 1], 0) AS floor
 }
+WITH CASE WHEN floor > $min_count THEN floor ELSE $min_count END AS threshold
+MATCH (w:Paper)
+WHERE COUNT { (w)<-[:CITES]-() } >= threshold
+MATCH (w)<-[:CITES]-(citing)
+WITH threshold, citing, collect(w) AS works
+UNWIND range(0, size(works) - 2) AS i
+UNWIND range(i + 1, size(works) - 1) AS j
+// One key per unordered pair, whichever order the citing paper's list has them in.
+WITH threshold, works[i] AS x, works[j] AS y
+WITH threshold, CASE WHEN elementId(x) < elementId(y) THEN [x, y] ELSE [y, x] END AS pair, count(*) AS cocitations
+WHERE cocitations >= threshold
+WITH pair[0] AS x, pair[1] AS y, cocitations
+WITH CASE WHEN x.paper_id < y.paper_id THEN x ELSE y END AS a, CASE WHEN x.paper_id < y.paper_id THEN y ELSE x END AS b,
+     cocitations
 // Claims cite Sources, never Papers, so CITES degrees of a Paper are citation counts.
 WITH a, b, cocitations,
      round(cocitations / sqrt(toFloat(COUNT { (a)<-[:CITES]-() } * COUNT { (b)<-[:CITES]-() })), 4) AS salton
