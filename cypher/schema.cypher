@@ -9,6 +9,7 @@ CREATE CONSTRAINT source_id IF NOT EXISTS FOR (s:Source) REQUIRE s.source_id IS 
 CREATE CONSTRAINT document_id IF NOT EXISTS FOR (d:Document) REQUIRE d.doc_id IS UNIQUE;
 CREATE CONSTRAINT ingest_run_id IF NOT EXISTS FOR (r:IngestRun) REQUIRE r.run_id IS UNIQUE;
 CREATE INDEX paper_title_norm IF NOT EXISTS FOR (p:Paper) ON (p.title_norm);
+CREATE TEXT INDEX paper_title_lower IF NOT EXISTS FOR (p:Paper) ON (p.title_lower);
 CREATE INDEX paper_fallback IF NOT EXISTS FOR (p:Paper) ON (p.fallback);
 CREATE INDEX document_path IF NOT EXISTS FOR (d:Document) ON (d.path);
 CREATE CONSTRAINT ingest_lock_name IF NOT EXISTS FOR (l:IngestLock) REQUIRE l.name IS UNIQUE;

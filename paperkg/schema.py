@@ -1,9 +1,10 @@
-"""Applying cypher/schema.cypher: constraints and indexes, then waiting until they are online."""
+"""Applying cypher/schema.cypher: constraints and indexes, then waiting until they are online;
+then the derived properties those indexes serve, where a node lacks them."""
 
 from __future__ import annotations
 
 from .db import KnowledgeBase
-from .statements import statements
+from .statements import statement, statements
 
 INDEX_WAIT_SECONDS = 300
 
@@ -12,3 +13,4 @@ def apply_schema(kb: KnowledgeBase) -> None:
     for text in statements("schema"):
         kb.execute(text.rstrip(";"))
     kb.execute("CALL db.awaitIndexes($seconds)", seconds=INDEX_WAIT_SECONDS)
+    kb.execute(statement("backfill_title_lower"))

@@ -1,6 +1,7 @@
 // name: find_papers
 // Papers whose title contains the given text (ignoring case), or whose arXiv id or DOI is
-// exactly it: the way to find the id to give other queries. Scans every paper.
+// exactly it: the way to find the id to give other queries. Each of the three is an index
+// lookup (a text index serves the title search), so no paper is scanned.
 //
 // param text: string — part of a title, or an arXiv id or DOI
 // param limit: integer 1.. = 100 — the most rows to return
@@ -17,8 +18,13 @@
 // :param text => 'probing';
 // :param limit => 100;
 
-MATCH (p:Paper)
-WHERE toLower(p.title) CONTAINS toLower($text) OR p.arxiv_id = $text OR p.doi = toLower($text)
+CALL () {
+  MATCH (p:Paper) WHERE p.title_lower CONTAINS toLower($text) RETURN p
+  UNION
+  MATCH (p:Paper {arxiv_id: $text}) RETURN p
+  UNION
+  MATCH (p:Paper {doi: toLower($text)}) RETURN p
+}
 RETURN p.title AS title, p.year AS year, p.arxiv_id AS arxiv_id, p.doi AS doi, p.paper_id AS paper_id,
        COUNT { (p)<-[:CITES]-() } AS cited_by_in_graph, COUNT { (p)-[:MAKES]->() } AS claims
 ORDER BY title, year, paper_id

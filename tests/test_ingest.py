@@ -250,3 +250,17 @@ def test_each_run_is_recorded(kb, seeds):
     assert len(runs) == 2
     assert {(r["seen"], r["new"], r["unchanged"], r["rejected"]) for r in runs} == {(4, 4, 0, 0), (4, 0, 4, 0)}
     assert first.run_id in {r["id"] for r in runs}
+
+
+def test_title_lower_follows_the_folded_title(kb, seeds):
+    ingest_paths(kb, [seeds])
+    titles = "MATCH (p:Paper) WHERE p.title IS NOT NULL RETURN count(p) AS titled, " \
+             "count(CASE WHEN p.title_lower = toLower(p.title) THEN 1 END) AS lowered"
+    first = one(kb, titles)
+    assert first["titled"] > 100 and first["lowered"] == first["titled"]
+    card = next(seeds.glob("000_*"))
+    _edit(card, lambda lines: ["# A Renamed CARD", *lines[1:]])
+    ingest_paths(kb, [seeds])
+    assert one(kb, titles)["lowered"] == first["titled"]
+    assert [row["title"] for row in kb.query("find_papers", text="renamed card")] == ["A Renamed CARD"]
+    assert one(kb, "MATCH (p:Paper) WHERE p.title IS NULL AND p.title_lower IS NOT NULL RETURN count(p) AS n")["n"] == 0

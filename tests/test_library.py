@@ -18,6 +18,7 @@ from neo4j.exceptions import ClientError
 
 from paperkg.cli import main
 from paperkg.library import LibraryError, QueryError, Result, UnknownPaper, library, load_library, paper_keys
+from paperkg.schema import apply_schema
 
 LIBRARY = library()
 QUERY_FILES = sorted((Path(__file__).parents[1] / "queries").glob("*.cypher"))
@@ -49,6 +50,7 @@ CREATE (:Paper {paper_id: 'arxiv:2106.00007', arxiv_id: '2106.00007', title: 'Et
 @pytest.fixture
 def papers(kb):
     kb.execute(PAPERS)
+    apply_schema(kb)  # derives the title_lower find_papers searches
     return kb
 
 
@@ -349,6 +351,14 @@ def test_each_query_is_a_function_with_its_header_as_help(papers):
     assert "depth (integer 1..5, default 2): how many citation steps to follow" in text
     assert "distance: the fewest citation steps from the paper to it" in text
     assert set(LIBRARY.names) <= set(dir(papers.queries))
+
+
+def test_schema_derives_the_lowercase_title_find_papers_searches(kb):
+    kb.execute(PAPERS)
+    assert kb.query("find_papers", text="eta") == []  # made by hand: no title_lower yet
+    apply_schema(kb)
+    assert [row["title"] for row in kb.query("find_papers", text="ETA")] == \
+        ["Eta Graphs", "Theta Heuristics", "Zeta Frameworks"]
 
 
 def test_a_query_function_runs_the_query(papers):

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from paperkg.library import library
+from paperkg.schema import apply_schema
 
 FIXTURE = Path(__file__).parent / "fixtures" / "graph.cypher"
 QUERY_FILES = sorted((Path(__file__).parents[1] / "queries").glob("*.cypher"))
@@ -44,6 +45,7 @@ def graph(session_kb):
     for text in FIXTURE.read_text(encoding="utf-8").split(";\n"):
         if text.strip():
             session_kb.execute(text)
+    apply_schema(session_kb)  # derives title_lower, as `paperkg schema` does for papers made by hand
     return session_kb
 
 
@@ -487,6 +489,13 @@ def test_find_papers(graph, text, titles):
 
 def test_find_papers_row(graph):
     assert graph.query("find_papers", text="Eta Graphs") == paper_rows(G, cited_by_in_graph=[3], claims=[0])
+
+
+def test_find_papers_looks_titles_up_in_the_text_index(graph):
+    _, summary, _ = graph.driver.execute_query("EXPLAIN " + LIBRARY.get("find_papers").text, text="eta", limit=100)
+    operators = [name for name, _ in plan_operators(summary.plan)]
+    assert any(name.startswith("NodeIndexContainsScan") for name in operators)
+    assert not any(name.startswith("NodeByLabelScan") for name in operators)
 
 
 def test_every_query_has_an_answer_worked_out_here():
