@@ -7,9 +7,14 @@
 // is not re-read from all its mentions each time another document names it the same way.
 // CREATE, not MERGE: the documents of a batch are new or were just retracted, so none of
 // their MENTIONS exists yet (MERGE would scan every relationship of a popular paper).
+// A new paper's statements are all in the row, so it gets their fold (row.folded, the rule
+// of refold_papers applied by the caller) and needs no refold.
 UNWIND $rows AS row
+OPTIONAL MATCH (known:Paper {paper_id: row.paper_id})
+WITH row, known IS NOT NULL AS existed
 MERGE (p:Paper {paper_id: row.paper_id})
-WITH p, row, any(mention IN row.mentions WHERE any(key IN keys(mention.properties)
+ON CREATE SET p += row.folded, p.title_lower = toLower(row.folded.title)
+WITH p, row, existed AND any(mention IN row.mentions WHERE any(key IN keys(mention.properties)
                  WHERE NOT coalesce(p[key] = mention.properties[key], false))) AS stale
 CALL (p, row) {
   UNWIND row.mentions AS mention

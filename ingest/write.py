@@ -22,6 +22,8 @@ from .rows import SUBJECT, Assertions
 
 T = TypeVar("T")
 ROWS_PER_STATEMENT = 5000
+# What paper_candidates returns of each node, after `work` and `how`.
+CANDIDATE_COLUMNS = ("paper_id", "arxiv_id", "doi", "title_norm", "year", "fallback")
 
 
 def chunks(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
@@ -97,12 +99,27 @@ def batch_rows(documents: Sequence[Assertions], paper_of: Callable[[int, int], s
 
 
 def _combine_paper_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One row per paper with each document's statement about it."""
+    """One row per paper with each document's statement about it, and their fold (the
+    properties of the paper if it is new)."""
     combined: dict[str, dict[str, Any]] = {}
+    folds: dict[str, dict[str, tuple[int, str, Any]]] = {}
     for row in rows:
-        combined.setdefault(row["paper_id"], {"paper_id": row["paper_id"], "mentions": []})["mentions"].append(
-            {"doc_id": row["doc_id"], "rank": row["rank"], "properties": row["properties"]})
+        mention = {"doc_id": row["doc_id"], "rank": row["rank"], "properties": row["properties"]}
+        combined.setdefault(row["paper_id"], {"paper_id": row["paper_id"], "mentions": []})["mentions"].append(mention)
+        fold(folds.setdefault(row["paper_id"], {}), mention)
+    for paper_id, row in combined.items():
+        row["folded"] = {key: value for key, (_, _, value) in folds[paper_id].items()}
     return list(combined.values())
+
+
+def fold(properties: dict[str, tuple[int, str, Any]], mention: dict[str, Any]) -> None:
+    """refold_papers, one statement at a time: per property the best rank wins, then the lower
+    document id. `properties` maps each property to (rank, doc_id, value) of its winner."""
+    rank, doc_id = mention["rank"], mention["doc_id"]
+    for key, value in mention["properties"].items():
+        held = properties.get(key)
+        if held is None or rank > held[0] or (rank == held[0] and doc_id < held[1]):
+            properties[key] = (rank, doc_id, value)
 
 
 def retract_document(tx: ManagedTransaction, doc_id: str) -> set[str]:
@@ -191,13 +208,13 @@ def _candidates(tx: ManagedTransaction, works: list[Identity]) -> dict[int, list
     for work, identity in enumerate(works):
         keys["arxiv_ids"] += [{"work": work, "value": value} for value in sorted(identity.arxiv_ids)]
         keys["dois"] += [{"work": work, "value": value} for value in sorted(identity.dois)]
-        keys["titles"] += [{"work": work, "value": norm, "year": year}
+        keys["titles"] += [{"work": work, "value": norm, "year": year, "identified": bool(identity.arxiv_ids)}
                            for norm, year in sorted(identity.titles, key=str)]
         keys["fallbacks"] += [{"work": work, "value": value} for value in sorted(identity.fallbacks)]
     best: dict[int, dict[str, tuple[int, dict[str, Any]]]] = {}
-    for record in tx.run(statement("paper_candidates"), **keys):
-        node = record.data()
-        work, how = node.pop("work"), node.pop("how")
+    # Records unpacked by position: Record.data() cost more than the query itself here.
+    for work, how, *identifiers in tx.run(statement("paper_candidates"), **keys):
+        node = dict(zip(CANDIDATE_COLUMNS, identifiers))
         known = best.setdefault(work, {}).get(node["paper_id"])
         if known is None or how < known[0]:
             best[work][node["paper_id"]] = (how, node)

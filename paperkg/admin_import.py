@@ -34,7 +34,7 @@ from typing import IO, Any
 from .db import KnowledgeBase, connect
 from .ingest.identity import WorkIndex, mention_identity
 from .ingest.rows import Assertions
-from .ingest.write import batch_rows, document_row
+from .ingest.write import batch_rows, document_row, fold
 from .ingestion import MAX_DOCUMENT_BYTES, discover, read_document
 from .schema import apply_schema
 from .server import Instance, require_java
@@ -228,7 +228,7 @@ def _second_pass(documents: Iterator[tuple[Assertions, list[int]]], works: WorkI
                 (mention,) = paper["mentions"]  # one document: one statement per paper
                 statement = {**mention["properties"], "rank": mention["rank"]}
                 paper_mentions.write(a.doc_id, paper["paper_id"], properties=statement)
-                _fold(folded.setdefault(paper["paper_id"], {}), mention)
+                fold(folded.setdefault(paper["paper_id"], {}), mention)
             for row in rows["write_paper_cites"]:
                 edges["paper_cites"].add(row["citing"], row["cited"], row["doc_ids"])
             for row in rows["write_claims"]:
@@ -283,15 +283,6 @@ def _paper_ids(works: WorkIndex) -> dict[int, str]:
     different DOIs) can get the same one; they are then one node, as MERGE on paper_id makes
     them in the graph."""
     return {number: identity.new_paper_id() for number, identity in enumerate(works.works) if identity is not None}
-
-
-def _fold(properties: dict[str, tuple[int, str, Any]], mention: dict[str, Any]) -> None:
-    """refold_papers, one statement at a time: per property the best rank wins, then the lower doc id."""
-    rank, doc_id = mention["rank"], mention["doc_id"]
-    for key, value in mention["properties"].items():
-        held = properties.get(key)
-        if held is None or rank > held[0] or (rank == held[0] and doc_id < held[1]):
-            properties[key] = (rank, doc_id, value)
 
 
 # -- CSV in the importer's format ---------------------------------------------------------------
