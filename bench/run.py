@@ -37,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -451,8 +452,16 @@ def machine() -> dict[str, Any]:
     memory = next(line for line in Path("/proc/meminfo").read_text().splitlines() if line.startswith("MemTotal"))
     cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
                 if line.startswith("model name")), "unknown")
+    installed = {name: _version(name) for name in ("neo4j", "neo4j-rust-ext", "pandas")}
     return {"cpus": os.cpu_count(), "cpu": cpu, "memory_gib": round(int(memory.split()[1]) / 2**20, 1),
-            "python": sys.version.split()[0], "neo4j": "5.26.16 Community"}
+            "python": sys.version.split()[0], "neo4j": "5.26.16 Community", "packages": installed}
+
+
+def _version(distribution: str) -> str | None:
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return None
 
 
 def free_port() -> int:
