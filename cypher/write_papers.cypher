@@ -8,12 +8,12 @@
 // CREATE, not MERGE: the documents of a batch are new or were just retracted, so none of
 // their MENTIONS exists yet (MERGE would scan every relationship of a popular paper).
 // A new paper's statements are all in the row, so it gets their fold (row.folded, the rule
-// of refold_papers applied by the caller) and needs no refold.
+// of refold_papers applied by the caller; null when there is one statement) and needs no refold.
 UNWIND $rows AS row
 OPTIONAL MATCH (known:Paper {paper_id: row.paper_id})
-WITH row, known IS NOT NULL AS existed
+WITH row, known IS NOT NULL AS existed, coalesce(row.folded, head(row.mentions).properties) AS folded
 MERGE (p:Paper {paper_id: row.paper_id})
-ON CREATE SET p += row.folded, p.title_lower = toLower(row.folded.title)
+ON CREATE SET p += folded, p.title_lower = toLower(folded.title)
 WITH p, row, existed AND any(mention IN row.mentions WHERE any(key IN keys(mention.properties)
                  WHERE NOT coalesce(p[key] = mention.properties[key], false))) AS stale
 CALL (p, row) {

@@ -22,7 +22,7 @@ from .rows import SUBJECT, Assertions
 
 T = TypeVar("T")
 ROWS_PER_STATEMENT = 5000
-# What paper_candidates returns of each node, after `work` and `how`.
+# What paper_candidates gives of each node, after `work` and `how`.
 CANDIDATE_COLUMNS = ("paper_id", "arxiv_id", "doi", "title_norm", "year", "fallback")
 
 
@@ -108,7 +108,9 @@ def _combine_paper_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         combined.setdefault(row["paper_id"], {"paper_id": row["paper_id"], "mentions": []})["mentions"].append(mention)
         fold(folds.setdefault(row["paper_id"], {}), mention)
     for paper_id, row in combined.items():
-        row["folded"] = {key: value for key, (_, _, value) in folds[paper_id].items()}
+        # One statement is its own fold; sent once, it keeps the rows (and their packing) small.
+        row["folded"] = {key: value for key, (_, _, value) in folds[paper_id].items()} \
+            if len(row["mentions"]) > 1 else None
     return list(combined.values())
 
 
@@ -212,8 +214,7 @@ def _candidates(tx: ManagedTransaction, works: list[Identity]) -> dict[int, list
                            for norm, year in sorted(identity.titles, key=str)]
         keys["fallbacks"] += [{"work": work, "value": value} for value in sorted(identity.fallbacks)]
     best: dict[int, dict[str, tuple[int, dict[str, Any]]]] = {}
-    # Records unpacked by position: Record.data() cost more than the query itself here.
-    for work, how, *identifiers in tx.run(statement("paper_candidates"), **keys):
+    for work, how, *identifiers in tx.run(statement("paper_candidates"), **keys).single(strict=True)["found"]:
         node = dict(zip(CANDIDATE_COLUMNS, identifiers))
         known = best.setdefault(work, {}).get(node["paper_id"])
         if known is None or how < known[0]:
