@@ -25,23 +25,12 @@ def _warnings(items: list[ReconciliationItem]) -> list[str]:
 
 def reconcile_card(card: Card) -> Card:
     """The list totals against the key facts they repeat (A: `<total>` equals the key fact)."""
-    items = []
-    if card.cited_by_count is not None:
-        items.append(
-            _item(
-                "'Built on by' total vs key fact 'Cited by N papers in the map'",
-                card.cited_by_count,
-                card.built_on_by.total if card.built_on_by else 0,
-            )
-        )
-    if card.builds_on_in_map is not None:
-        items.append(
-            _item(
-                "'Builds on' total vs key fact 'Builds on X of its Y references'",
-                card.builds_on_in_map,
-                card.builds_on.total if card.builds_on else 0,
-            )
-        )
+    checks = [
+        ("'Built on by' total vs key fact 'Cited by N papers in the map'", card.cited_by_count, card.built_on_by),
+        ("'Builds on' total vs key fact 'Builds on X of its Y references'", card.builds_on_in_map, card.builds_on),
+    ]
+    items = [_item(what, stated, listed.total if listed else 0)
+             for what, stated, listed in checks if stated is not None]
     return card.model_copy(update={"reconciliation": items, "warnings": _warnings(items) + card.warnings})
 
 

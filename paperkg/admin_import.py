@@ -148,7 +148,7 @@ def import_into(instance: Instance, directory: Path, *, heap: str = "1g") -> Non
     # The importer finds the store where the server keeps it: $NEO4J_HOME/data by default, or
     # as the home's neo4j.conf says.
     env = {**os.environ, "NEO4J_HOME": str(instance.home), "NEO4J_CONF": str(instance.home / "conf")}
-    command = [require_java(), f"-Xmx{heap}", "-cp", instance._classpath(), "org.neo4j.cli.AdminTool",
+    command = [require_java(), f"-Xmx{heap}", "-cp", instance.classpath(), "org.neo4j.cli.AdminTool",
                *import_arguments(directory)]
     result = subprocess.run(command, env=env, capture_output=True, text=True)
     if result.returncode != 0:

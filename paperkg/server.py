@@ -164,7 +164,7 @@ class Instance:
                 )
         self._prepare_home(ports, pagecache)
         # plugins/* as in Neo4j's own launcher: unmanaged extensions load from the classpath.
-        classpath = self._classpath() + os.pathsep + str(self.home / "plugins" / "*")
+        classpath = self.classpath() + os.pathsep + str(self.home / "plugins" / "*")
         command = [java, f"-Xms{heap}", f"-Xmx{heap}", *JVM_OPENS, "-cp", classpath, ENTRY_POINT,
                    f"--home-dir={self.home}", f"--config-dir={self.home / 'conf'}"]
         with open(self.console_log, "ab") as console:
@@ -220,7 +220,7 @@ class Instance:
             "dbms.security.allow_csv_import_from_file_urls=true",
             *(f"server.directories.{name}={path}" for name, path in directories.items()),
             # Neo4j Browser: serve paperkg's guide and style sheet, open them on connect.
-            *browser_guide.server_config(self.home, ports.http, self._classpath),
+            *browser_guide.server_config(self.home, ports.http, self.classpath),
         ]
         (self.home / "conf" / "neo4j.conf").write_text("\n".join(lines) + "\n")
         if not self.password_file.exists():
@@ -231,8 +231,9 @@ class Instance:
                 handle.write(secrets.token_urlsafe(24) + "\n")
         os.chmod(self.password_file, 0o600)
 
-    def _classpath(self) -> str:
-        """The server's classpath, resolved once by Maven (jars stay in ~/.m2)."""
+    def classpath(self) -> str:
+        """The Neo4j jars (server, tools, Browser) as a classpath, resolved once by Maven (jars stay
+        in ~/.m2); neo4j-admin runs from it too."""
         cached = self.home / "classpath.txt"
         if cached.exists():
             classpath = cached.read_text().strip()
