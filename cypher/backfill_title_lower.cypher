@@ -3,4 +3,4 @@
 // the schema; on a graph that has it everywhere this only reads.
 MATCH (p:Paper)
 WHERE p.title_lower IS NULL AND p.title IS NOT NULL
-SET p.title_lower = toLower(p.title)
+SET p.title_lower = left(toLower(p.title), 4000)

@@ -4,7 +4,8 @@
 // write or retraction that may change them, so a property only a withdrawn document
 // stated disappears. Each property is written once, from its winning statement, and only
 // when it changes (setting a property to its current value writes nothing). `title_lower`
-// is derived, not stated: it backs find_papers' case-insensitive search with a text index.
+// is derived, not stated: it backs find_papers' case-insensitive search with a text index,
+// which refuses very long values, so it keeps a title's first 4,000 characters.
 UNWIND $paper_ids AS paper_id
 MATCH (p:Paper {paper_id: paper_id})
 CALL (p) {
@@ -17,4 +18,4 @@ WITH p, stated, reduce(found = [], s IN stated | found + [key IN keys(s) WHERE k
 FOREACH (key IN [key IN keys(p) WHERE NOT key IN ['paper_id', 'title_lower'] AND NOT key IN stated_keys] |
   REMOVE p[key])
 FOREACH (key IN stated_keys | SET p[key] = head([s IN stated WHERE s[key] IS NOT NULL | s[key]]))
-SET p.title_lower = toLower(p.title);
+SET p.title_lower = left(toLower(p.title), 4000);

@@ -13,7 +13,7 @@ UNWIND $rows AS row
 OPTIONAL MATCH (known:Paper {paper_id: row.paper_id})
 WITH row, known IS NOT NULL AS existed, coalesce(row.folded, head(row.mentions).properties) AS folded
 MERGE (p:Paper {paper_id: row.paper_id})
-ON CREATE SET p += folded, p.title_lower = toLower(folded.title)
+ON CREATE SET p += folded, p.title_lower = left(toLower(folded.title), 4000)
 WITH p, row, existed AND any(mention IN row.mentions WHERE any(key IN keys(mention.properties)
                  WHERE NOT coalesce(p[key] = mention.properties[key], false))) AS stale
 CALL (p, row) {

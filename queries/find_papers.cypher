@@ -1,7 +1,8 @@
 // name: find_papers
 // Papers whose title contains the given text (ignoring case), or whose arXiv id or DOI is
 // exactly it: the way to find the id to give other queries. Each of the three is an index
-// lookup (a text index serves the title search), so no paper is scanned.
+// lookup (a text index serves the title search), so no paper is scanned. Of a title longer
+// than 4,000 characters, only its start is searched.
 //
 // param text: string — part of a title, or an arXiv id or DOI
 // param limit: integer 1.. = 100 — the most rows to return

@@ -108,6 +108,7 @@ def test_megabyte_title_abstract_claim_and_quote_round_trip(kb, tmp_path, seed_p
     assert report.ok, [d.error for d in report.documents if d.error]
     row = one(kb, "MATCH (p:Paper {arxiv_id: '2101.00001'}) RETURN p.title AS title, p.abstract AS abstract")
     assert row["title"] == "T " + MEGABYTE and row["abstract"] == "A " + MEGABYTE
+    assert [r["arxiv_id"] for r in kb.query("find_papers", text="T \u0392\u00df-\u03b2")] == ["2101.00001"]
     assert one(kb, "MATCH (p:Paper {arxiv_id: '2102.00001'}) RETURN p.title AS t")["t"] == "I " + MEGABYTE
     row = one(kb, "MATCH (p:Paper {arxiv_id: '2103.00001'})-[:MAKES]->(c:Claim) WHERE c.text STARTS WITH 'C '"
                   " RETURN p.title AS title, c.text AS text, c.quotes AS quotes")
@@ -224,9 +225,11 @@ def test_no_value_is_formatted_into_cypher_in_the_python_code():
 
 
 def _cypher_body(text: str) -> str:
-    """Cypher without `//` comments and without the insides of string literals."""
+    """Cypher without `//` comments, string literals emptied, and each escaped name (in backticks,
+    like the CSV column `paper_id:ID(Paper)`) read as the plain name `_`."""
     text = "\n".join(line.split("//")[0] if not line.lstrip().startswith("//") else "" for line in text.splitlines())
-    return re.sub(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", "''", text)
+    text = re.sub(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", "''", text)
+    return re.sub(r"`[^`]*`", "_", text)
 
 
 NODE_LABEL = re.compile(r"\(\s*[A-Za-z_]\w*\s*((?::\s*[A-Za-z_]\w*\s*)+)|\(\s*((?::\s*[A-Za-z_]\w*\s*)+)")
