@@ -47,8 +47,8 @@ def write_batch(tx: ManagedTransaction, batch: Sequence[Pending], run_id: str) -
             touched |= retract_document(tx, pending.assertions.doc_id)
     documents = [p.assertions for p in batch]
     _run(tx, "write_document", [document_row(a) for a in documents], run_id=run_id)
-    paper_of, survivors = _resolve_papers(tx, documents)
-    rows, counts = batch_rows(documents, paper_of)
+    paper_of, survivors, withheld = _resolve_papers(tx, documents)
+    rows, counts = batch_rows(documents, paper_of, withheld)
     touched |= survivors  # a merge moved statements onto them
     touched |= {record["paper_id"] for record in _run(tx, "write_papers", rows.pop("write_papers"))}
     refold_papers(tx, touched)
@@ -62,10 +62,12 @@ def document_row(a: Assertions) -> dict[str, Any]:
             "paper_key": a.paper_key, "warnings": a.warnings}
 
 
-def batch_rows(documents: Sequence[Assertions], paper_of: Callable[[int, int], str]
+def batch_rows(documents: Sequence[Assertions], paper_of: Callable[[int, int], str],
+               withheld: set[tuple[str, str]] = frozenset()
                ) -> tuple[dict[str, list[dict[str, Any]]], dict[str, Counter]]:
     """The rows of each write statement for documents whose mentions are resolved to papers
-    (``paper_of(document number, mention index)``), and the rows per document."""
+    (``paper_of(document number, mention index)``), and the rows per document. A (paper_id,
+    DOI) pair in `withheld` is a DOI another paper holds: that paper's rows leave it out."""
     counts: dict[str, Counter] = {}
     papers: list[dict[str, Any]] = []
     cites: dict[tuple[str, str], list[str]] = {}
@@ -73,7 +75,7 @@ def batch_rows(documents: Sequence[Assertions], paper_of: Callable[[int, int], s
         "write_claims", "write_sources", "write_claim_cites", "write_checks", "write_refers_to")}
     for doc_number, a in enumerate(documents):
         pid = [paper_of(doc_number, m) for m in range(len(a.mentions))]
-        doc_papers = _paper_rows(a, pid)
+        doc_papers = _paper_rows(a, pid, withheld)
         doc_cites = sorted({(pid[x], pid[y]) for x, y in a.cites if pid[x] != pid[y]})
         doc_rows = {
             "write_claims": [dict(row, paper_id=pid[SUBJECT], doc_id=a.doc_id) for row in a.claims],
@@ -84,6 +86,8 @@ def batch_rows(documents: Sequence[Assertions], paper_of: Callable[[int, int], s
                                        for s, m in a.refers_to), key=lambda row: row["source_id"]),
         }
         counts[a.doc_id] = Counter({"papers": len(doc_papers), "paper_cites": len(doc_cites)})
+        if withheld_here := sum(row.pop("withheld") for row in doc_papers):
+            counts[a.doc_id]["dois_withheld"] = withheld_here
         counts[a.doc_id].update({name.removeprefix("write_"): len(r) for name, r in doc_rows.items()})
         papers.extend(doc_papers)
         for pair in doc_cites:
@@ -142,9 +146,9 @@ def _run(tx: ManagedTransaction, name: str, rows: list[dict[str, Any]], **parame
     return records
 
 
-def _paper_rows(a: Assertions, pid: list[str]) -> list[dict[str, Any]]:
+def _paper_rows(a: Assertions, pid: list[str], withheld: set[tuple[str, str]]) -> list[dict[str, Any]]:
     """One row per work the document mentions: its best-ranked mention speaks for the document,
-    with the identifiers any of its mentions of the work carry."""
+    with the identifiers any of its mentions of the work carry (but a withheld DOI)."""
     by_paper: dict[str, list[int]] = {}
     for index, paper_id in enumerate(pid):
         by_paper.setdefault(paper_id, []).append(index)
@@ -158,20 +162,30 @@ def _paper_rows(a: Assertions, pid: list[str]) -> list[dict[str, Any]]:
             "fallback": next((m.fallback for m in same if m.fallback), None),
         }
         properties = {**best.properties, **{k: v for k, v in identifiers.items() if v}}
-        rows.append({"doc_id": a.doc_id, "paper_id": paper_id, "rank": best.rank, "properties": properties})
+        dropped = (paper_id, properties.get("doi")) in withheld
+        if dropped:
+            del properties["doi"]
+        rows.append({"doc_id": a.doc_id, "paper_id": paper_id, "rank": best.rank, "properties": properties,
+                     "withheld": dropped})
     return rows
 
 
 def _resolve_papers(tx: ManagedTransaction, documents: list[Assertions]
-                    ) -> tuple[Callable[[int, int], str], set[str]]:
-    """The paper_id of every (document number, mention index), and the nodes that absorbed
-    others: merges nodes found to be one work."""
+                    ) -> tuple[Callable[[int, int], str], set[str], set[tuple[str, str]]]:
+    """The paper_id of every (document number, mention index), the nodes that absorbed
+    others (merges nodes found to be one work), and the DOIs papers must leave out.
+
+    Two works can share a DOI yet be two works: a raw reference that glues the next entry's
+    DOI to its own arXiv id. The DOI is unique in the graph, so the paper that had it first
+    (in the graph, then in the batch) keeps it; writing it twice would reject the document."""
     flat = [(doc, index, mention) for doc, a in enumerate(documents) for index, mention in enumerate(a.mentions)]
     works = group_mentions([mention for _, _, mention in flat])
     found = _candidates(tx, [identity for identity, _ in works])
     survivor: dict[str, str] = {}  # existing paper_id → the paper_id it now belongs to
     merges: list[dict[str, str]] = []
     assigned: list[str] = []
+    holders: dict[str, str] = {}  # DOI → the paper that keeps it
+    withheld: set[tuple[str, str]] = set()
     for number, (identity, _) in enumerate(works):
         targets = []
         for node in found.get(number, []):
@@ -180,7 +194,12 @@ def _resolve_papers(tx: ManagedTransaction, documents: list[Assertions]
             if identity.same_work(node_identity):
                 identity.absorb(node_identity)
                 targets.append(_follow(survivor, node["paper_id"]))
+            elif node["doi"] in identity.dois:
+                holders.setdefault(node["doi"], node["paper_id"])
         paper_id = targets[0] if targets else _follow(survivor, identity.new_paper_id())
+        for doi in sorted(identity.dois):
+            if holders.setdefault(doi, paper_id) != paper_id:
+                withheld.add((paper_id, doi))
         for other in dict.fromkeys(targets[1:]):
             if other != paper_id:
                 merges.append({"keep": paper_id, "gone": other})
@@ -194,7 +213,8 @@ def _resolve_papers(tx: ManagedTransaction, documents: list[Assertions]
         for member in members:
             doc, index, _ = flat[member]
             result[(doc, index)] = _follow(survivor, assigned[number])
-    return (lambda doc, index: result[(doc, index)]), {_follow(survivor, pair["keep"]) for pair in merges}
+    return ((lambda doc, index: result[(doc, index)]), {_follow(survivor, pair["keep"]) for pair in merges},
+            {(_follow(survivor, paper_id), doi) for paper_id, doi in withheld})
 
 
 def _follow(survivor: dict[str, str], paper_id: str) -> str:
