@@ -42,7 +42,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from paperkg.admin_import import ARRAY_DELIMITER, NODES, RELATIONSHIPS, finish_import, import_into
+from paperkg.admin_import import ARRAY_DELIMITER, NODES, RELATIONSHIPS, finish_import, import_into, node_file
 from paperkg.db import KnowledgeBase, connect
 from paperkg.ingest import ParseError, parse_bytes
 from paperkg.ingestion import DOCS_PER_TRANSACTION, discover
@@ -315,11 +315,6 @@ class Bench:
 
 
 # -- LOAD CSV and the naive path ---------------------------------------------------------------
-
-def node_file(label: str) -> str:
-    """The name (without .csv) of the export's file of `label` nodes."""
-    return f"{label.lower()}s"
-
 
 def bench_statements(name: str) -> tuple[str, ...]:
     """The statements of bench/<name>.cypher, split as paperkg splits its own cypher/ files."""

@@ -81,6 +81,11 @@ RELATIONSHIPS: dict[str, tuple[str, str, str, dict[str, str]]] = {  # file: (typ
 }
 
 
+def node_file(label: str) -> str:
+    """The name (without .csv) of an export's file of `label` nodes: `papers` for Paper."""
+    return f"{label.lower()}s"
+
+
 class ExportError(Exception):
     """The corpus cannot be written in the importer's format; the message says why."""
 
@@ -127,7 +132,7 @@ def import_arguments(directory: Path) -> list[str]:
     """neo4j-admin's arguments for importing the files of `directory` into an empty `neo4j` database."""
     return ["database", "import", "full", DATABASE, "--overwrite-destination=true", "--multiline-fields=true",
             f"--array-delimiter=U+{ord(ARRAY_DELIMITER):04X}", f"--report-file={directory / 'import.report'}",
-            *(f"--nodes={directory / label.lower()}s.csv" for label in NODES),
+            *(f"--nodes={directory / node_file(label)}.csv" for label in NODES),
             *(f"--relationships={directory / name}.csv" for name in RELATIONSHIPS)]
 
 
@@ -263,17 +268,17 @@ def _second_pass(documents: Iterator[tuple[Assertions, list[int]]], works: WorkI
             paper_file.write(paper_id, properties=paper)
     written = [document_file, paper_mentions, claim_mentions, source_mentions, paper_file]
     for label, found in nodes.items():
-        with _Csv.nodes(out, label) as node_file:
+        with _Csv.nodes(out, label) as label_file:
             for key, properties in found.items():
-                node_file.write(key, properties=properties)
-        written.append(node_file)
+                label_file.write(key, properties=properties)
+        written.append(label_file)
     for name, found in edges.items():
         with _Csv.relationships(out, name) as edge_file:
             for start, end, properties in found.rows():
                 edge_file.write(start, end, properties=properties)
         written.append(edge_file)
     counts = {csv.name: csv.rows for csv in written}
-    summary.nodes = {label: counts[f"{label.lower()}s"] for label in NODES}
+    summary.nodes = {label: counts[node_file(label)] for label in NODES}
     for name, (kind, *_) in RELATIONSHIPS.items():
         summary.relationships[kind] = summary.relationships.get(kind, 0) + counts[name]
 
@@ -299,7 +304,7 @@ class _Csv:
     @classmethod
     def nodes(cls, out: Path, label: str) -> "_Csv":
         key, properties = NODES[label]
-        return cls(out, f"{label.lower()}s", [f"{key}:ID({label})", ":LABEL"], label, properties)
+        return cls(out, node_file(label), [f"{key}:ID({label})", ":LABEL"], label, properties)
 
     @classmethod
     def relationships(cls, out: Path, name: str) -> "_Csv":
