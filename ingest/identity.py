@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from .normalise import title_norm
@@ -76,7 +75,7 @@ class Mention:
 
     @property
     def title_norm(self) -> str | None:
-        return _title_norm(self.title) or None if self.title else None
+        return title_norm(self.title) or None if self.title else None
 
 
 @dataclass
@@ -127,10 +126,6 @@ class Identity:
             norm, year = min(self.titles, key=lambda t: (t[0], t[1] or 0))
             return "title:" + _digest(f"{norm}|{year or ''}")
         return "ref:" + _digest(min(self.fallbacks))
-
-
-# A popular work's title recurs in thousands of documents; normalising it once is enough.
-_title_norm = lru_cache(maxsize=1 << 16)(title_norm)
 
 
 def _digest(text: str) -> str:

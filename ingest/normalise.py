@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import unicodedata
+from functools import lru_cache
 
 SELF_CITATION = "Self-citation"
 PREPRINT = "Preprint"
@@ -26,16 +27,25 @@ def strip_markers(title: str) -> str:
     return title.strip()
 
 
+def _separates(char: str) -> bool:
+    return unicodedata.category(char)[0] in "PSZC"
+
+
+# The rule below for ASCII text as one str.translate table (most titles are ASCII).
+_ASCII_TABLE = str.maketrans({chr(code): None if chr(code) in _JOINING else " " if _separates(chr(code)) else chr(code)
+                              for code in range(128)})
+
+
+# A popular work's title recurs in thousands of documents; normalising it once is enough.
+@lru_cache(maxsize=1 << 16)
 def title_norm(title: str) -> str:
     """NFKC, case-folded, markers removed, punctuation dropped, white space collapsed."""
     text = unicodedata.normalize("NFKC", strip_markers(title.strip())).casefold()
-    kept = []
-    for char in text:
-        if char in _JOINING:
-            continue
-        category = unicodedata.category(char)
-        kept.append(" " if category[0] in "PSZC" else char)
-    return index_key(" ".join("".join(kept).split()))
+    if text.isascii():
+        text = text.translate(_ASCII_TABLE)
+    else:
+        text = "".join("" if char in _JOINING else " " if _separates(char) else char for char in text)
+    return index_key(" ".join(text.split()))
 
 
 def index_key(key: str) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from seeds import PAGE_004, seed_lines, seed_path
 
@@ -132,6 +134,16 @@ def test_continuation_lines_join_and_an_orphan_tail_is_kept_as_its_own_entry():
 )  # fmt: skip
 def test_title_norm_folds_case_and_width_drops_markers_and_punctuation(title, norm):
     assert title_norm(title) == norm
+
+
+@pytest.mark.parametrize("code", range(128))
+def test_title_norm_treats_each_ascii_character_as_the_unicode_rule_does(code):
+    # ASCII titles take a translate table; a non-ASCII letter sends the same text through
+    # the per-character rule, which must agree apart from that letter.
+    char = chr(code)
+    expected = "" if char in "'`()[]{}" else " " if unicodedata.category(char)[0] in "PSZC" else char.lower()
+    assert title_norm(f"ab{char}cd") == " ".join(f"ab{expected}cd".split())
+    assert title_norm(f"ab{char}cdé") == " ".join(f"ab{expected}cdé".split())
 
 
 # ---------------------------------------------------------------- seed page
