@@ -50,8 +50,8 @@ def write_batch(tx: ManagedTransaction, batch: Sequence[Pending], run_id: str) -
     paper_of, survivors, withheld = _resolve_papers(tx, documents)
     rows, counts = batch_rows(documents, paper_of, withheld)
     touched |= survivors  # a merge moved statements onto them
-    touched |= {record["paper_id"] for record in _run(tx, "write_papers", rows.pop("write_papers"))}
-    refold_papers(tx, touched)
+    stale = {record["paper_id"]: record["stale_keys"] for record in _run(tx, "write_papers", rows.pop("write_papers"))}
+    refold_papers(tx, touched, stale)
     for name, all_rows in rows.items():
         _run(tx, name, all_rows)
     return counts
@@ -133,9 +133,13 @@ def retract_document(tx: ManagedTransaction, doc_id: str) -> set[str]:
     return {record["paper_id"] for record in tx.run(statement("retract_document"), doc_id=doc_id)}
 
 
-def refold_papers(tx: ManagedTransaction, paper_ids: set[str]) -> None:
-    for part in chunks(sorted(paper_ids), ROWS_PER_STATEMENT):
-        tx.run(statement("refold_papers"), paper_ids=list(part)).consume()
+def refold_papers(tx: ManagedTransaction, paper_ids: set[str], stale: dict[str, list[str]] | None = None) -> None:
+    """Fold every property of `paper_ids` again, and of the papers in `stale` the ones named."""
+    rows = [{"paper_id": paper_id, "keys": None} for paper_id in sorted(paper_ids)]
+    rows += [{"paper_id": paper_id, "keys": keys} for paper_id, keys in sorted((stale or {}).items())
+             if paper_id not in paper_ids]
+    for part in chunks(rows, ROWS_PER_STATEMENT):
+        tx.run(statement("refold_papers"), rows=list(part)).consume()
 
 
 def _run(tx: ManagedTransaction, name: str, rows: list[dict[str, Any]], **parameters: Any) -> list[Record]:

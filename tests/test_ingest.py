@@ -12,6 +12,7 @@ from graph_dump import dump
 
 from paperkg.cli import main
 from paperkg.ingestion import ingest_paths
+from paperkg.synth import generate
 
 PAGE = "2501.16496"
 SEVEN_WORKS = {  # MODEL.md: each is one node that these documents point to
@@ -134,6 +135,20 @@ def test_ingest_order_does_not_matter(kb, seeds):
     for card in reversed(cards):
         ingest_paths(kb, [card])
     assert dump(kb) == cards_first
+
+
+def test_a_synthetic_corpus_gives_one_graph_in_one_transaction_or_many(kb, tmp_path):
+    # In one transaction every paper is new and folded as it is created; in transactions of
+    # three documents, later ones add statements to papers in the graph, which are refolded
+    # (the properties the new statements disagree on) or, after a merge, folded anew.
+    corpus = tmp_path / "corpus"
+    generate(corpus, papers=120, pages=2, seed=5)
+    one_batch = ingest_paths(kb, [corpus], docs_per_transaction=10_000)
+    whole = dump(kb)
+    kb.reset()
+    many = ingest_paths(kb, [corpus], docs_per_transaction=3)
+    assert many.rows_written == one_batch.rows_written
+    assert dump(kb) == whole
 
 
 def _edit(path: Path, edit) -> None:
