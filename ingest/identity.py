@@ -110,6 +110,9 @@ class Identity:
         return any(a == b and (y is None or z is None or abs(y - z) <= 1)
                    for a, y in self.titles for b, z in other.titles)
 
+    def copy(self) -> "Identity":
+        return Identity(set(self.arxiv_ids), set(self.dois), set(self.titles), set(self.fallbacks))
+
     def absorb(self, other: "Identity") -> None:
         self.arxiv_ids |= other.arxiv_ids
         self.dois |= other.dois

@@ -39,15 +39,31 @@ class Pending:
     changed: bool
 
 
-def write_batch(tx: ManagedTransaction, batch: Sequence[Pending], run_id: str) -> dict[str, Counter]:
+@dataclass(frozen=True)
+class Batch:
+    """Documents to write in one transaction, with what is known of them before it: which of
+    their mentions are one work (in order of first mention) and the keys to look those works
+    up by. Preparing it needs no graph, so it is done while the previous batch is written."""
+
+    documents: list[Pending]
+    works: list[tuple[Identity, list[int]]]
+    lookup: dict[str, list[dict[str, Any]]]
+
+
+def prepare_batch(documents: Sequence[Pending]) -> Batch:
+    works = group_mentions([mention for pending in documents for mention in pending.assertions.mentions])
+    return Batch(list(documents), works, _candidate_keys([identity for identity, _ in works]))
+
+
+def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str) -> dict[str, Counter]:
     """Write a batch of documents; returns the rows written per document."""
     touched: set[str] = set()  # papers whose properties must be folded again
-    for pending in batch:
+    for pending in batch.documents:
         if pending.changed:
             touched |= retract_document(tx, pending.assertions.doc_id)
-    documents = [p.assertions for p in batch]
+    documents = [p.assertions for p in batch.documents]
     _run(tx, "write_document", [document_row(a) for a in documents], run_id=run_id)
-    paper_of, survivors, withheld = _resolve_papers(tx, documents)
+    paper_of, survivors, withheld = _resolve_papers(tx, batch)
     rows, counts = batch_rows(documents, paper_of, withheld)
     touched |= survivors  # a merge moved statements onto them
     stale = {record["paper_id"]: record["stale_keys"] for record in _run(tx, "write_papers", rows.pop("write_papers"))}
@@ -174,7 +190,7 @@ def _paper_rows(a: Assertions, pid: list[str], withheld: set[tuple[str, str]]) -
     return rows
 
 
-def _resolve_papers(tx: ManagedTransaction, documents: list[Assertions]
+def _resolve_papers(tx: ManagedTransaction, batch: Batch
                     ) -> tuple[Callable[[int, int], str], set[str], set[tuple[str, str]]]:
     """The paper_id of every (document number, mention index), the nodes that absorbed
     others (merges nodes found to be one work), and the DOIs papers must leave out.
@@ -182,9 +198,11 @@ def _resolve_papers(tx: ManagedTransaction, documents: list[Assertions]
     Two works can share a DOI yet be two works: a raw reference that glues the next entry's
     DOI to its own arXiv id. The DOI is unique in the graph, so the paper that had it first
     (in the graph, then in the batch) keeps it; writing it twice would reject the document."""
-    flat = [(doc, index, mention) for doc, a in enumerate(documents) for index, mention in enumerate(a.mentions)]
-    works = group_mentions([mention for _, _, mention in flat])
-    found = _candidates(tx, [identity for identity, _ in works])
+    flat = [(doc, index) for doc, pending in enumerate(batch.documents)
+            for index in range(len(pending.assertions.mentions))]
+    # The batch's identities stay as prepared: the driver may run this function again.
+    works = [(identity.copy(), members) for identity, members in batch.works]
+    found = _candidates(tx, batch.lookup)
     survivor: dict[str, str] = {}  # existing paper_id → the paper_id it now belongs to
     merges: list[dict[str, str]] = []
     assigned: list[str] = []
@@ -215,8 +233,7 @@ def _resolve_papers(tx: ManagedTransaction, documents: list[Assertions]
     result = {}
     for number, (_, members) in enumerate(works):
         for member in members:
-            doc, index, _ = flat[member]
-            result[(doc, index)] = _follow(survivor, assigned[number])
+            result[flat[member]] = _follow(survivor, assigned[number])
     return ((lambda doc, index: result[(doc, index)]), {_follow(survivor, pair["keep"]) for pair in merges},
             {(_follow(survivor, paper_id), doi) for paper_id, doi in withheld})
 
@@ -227,9 +244,8 @@ def _follow(survivor: dict[str, str], paper_id: str) -> str:
     return paper_id
 
 
-def _candidates(tx: ManagedTransaction, works: list[Identity]) -> dict[int, list[dict[str, Any]]]:
-    """The existing nodes each work may be, by work number: each node once, best match first
-    (arXiv id, DOI, title, fallback; then paper_id)."""
+def _candidate_keys(works: list[Identity]) -> dict[str, list[dict[str, Any]]]:
+    """paper_candidates' parameters: each identifier of each work, with the work's number."""
     keys: dict[str, list[dict[str, Any]]] = {"arxiv_ids": [], "dois": [], "titles": [], "fallbacks": []}
     for work, identity in enumerate(works):
         keys["arxiv_ids"] += [{"work": work, "value": value} for value in sorted(identity.arxiv_ids)]
@@ -237,8 +253,14 @@ def _candidates(tx: ManagedTransaction, works: list[Identity]) -> dict[int, list
         keys["titles"] += [{"work": work, "value": norm, "year": year, "identified": bool(identity.arxiv_ids)}
                            for norm, year in sorted(identity.titles, key=str)]
         keys["fallbacks"] += [{"work": work, "value": value} for value in sorted(identity.fallbacks)]
+    return keys
+
+
+def _candidates(tx: ManagedTransaction, lookup: dict[str, list[dict[str, Any]]]) -> dict[int, list[dict[str, Any]]]:
+    """The existing nodes each work may be, by work number: each node once, best match first
+    (arXiv id, DOI, title, fallback; then paper_id)."""
     best: dict[int, dict[str, tuple[int, dict[str, Any]]]] = {}
-    for work, how, *identifiers in tx.run(statement("paper_candidates"), **keys).single(strict=True)["found"]:
+    for work, how, *identifiers in tx.run(statement("paper_candidates"), **lookup).single(strict=True)["found"]:
         node = dict(zip(CANDIDATE_COLUMNS, identifiers))
         known = best.setdefault(work, {}).get(node["paper_id"])
         if known is None or how < known[0]:

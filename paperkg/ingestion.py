@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from queue import Queue
+from queue import Full, Queue
 from typing import Any
 
 from neo4j.exceptions import DatabaseUnavailable, Neo4jError, ServiceUnavailable, SessionExpired
@@ -26,7 +26,7 @@ from tqdm import tqdm
 from .db import ConnectionFailed, KnowledgeBase, first_line
 from .ingest import ParseError, parse_bytes
 from .ingest.rows import Assertions, assertions_of
-from .ingest.write import Pending, chunks, refold_papers, retract_document, write_batch
+from .ingest.write import Batch, Pending, chunks, prepare_batch, refold_papers, retract_document, write_batch
 from .lock import IngestLock
 from .schema import apply_schema
 from .statements import statement
@@ -145,59 +145,63 @@ def _retract_document(tx, doc_id: str) -> None:
 def _ingest_files(kb: KnowledgeBase, files: list[Path], report: RunReport, lock: IngestLock, progress: bool,
                   docs_per_transaction: int, max_bytes: int) -> None:
     bar = tqdm(total=len(files), unit="doc", desc="ingest", disable=not progress, file=sys.stderr)
-    pending: list[tuple[Pending, DocumentResult]] = []
-    pending_bytes = 0
     try:
-        for result, assertions in _read_ahead(kb, files, max_bytes):
-            report.documents.append(result)
-            if assertions is None:
-                bar.update()
-                continue
-            pending.append((Pending(assertions, changed=result.status == "changed"), result))
-            pending_bytes += assertions.size_bytes
-            if len(pending) >= docs_per_transaction or pending_bytes >= BYTES_PER_TRANSACTION:
-                _write(kb, pending, report.run_id)
-                bar.update(len(pending))
-                pending, pending_bytes = [], 0
-                lock.heartbeat()
-        _write(kb, pending, report.run_id)
-        bar.update(len(pending))
+        for results, batch in _read_batches(kb, files, max_bytes, docs_per_transaction):
+            report.documents.extend(results)
+            _write(kb, batch, {result.path: result for result in results}, report.run_id)
+            bar.update(len(results))
+            lock.heartbeat()
     finally:
         bar.close()
 
 
-def _read_ahead(kb: KnowledgeBase, files: list[Path], max_bytes: int
-                ) -> Iterator[tuple[DocumentResult, Assertions | None]]:
-    """read_document for each file, in order, done by a thread that stays up to two batches'
-    bytes ahead: parsing the next batch overlaps with the server writing this one (the driver
-    releases the GIL while it waits), and memory stays bounded."""
+def _read_batches(kb: KnowledgeBase, files: list[Path], max_bytes: int, docs_per_transaction: int
+                  ) -> Iterator[tuple[list[DocumentResult], Batch]]:
+    """read_document for each file, in order, in batches prepared for writing (with the
+    results of the documents read for them), by a thread that stays one batch ahead: the
+    next batch is parsed and prepared while the server writes this one (the driver releases
+    the GIL while it waits), and memory stays bounded."""
     done = object()
-    queue: Queue = Queue()
-    room = threading.Condition()
-    ahead = 0  # bytes of documents read and not yet taken
-    stop = False
+    queue: Queue = Queue(maxsize=1)
+    stop = threading.Event()
 
-    def size(item: tuple[DocumentResult, Assertions | None]) -> int:
-        return item[1].size_bytes if item[1] is not None else 0
+    def put(item: Any) -> bool:
+        while not stop.is_set():
+            try:
+                queue.put(item, timeout=0.1)
+                return True
+            except Full:
+                continue
+        return False
 
     def read() -> None:
-        nonlocal ahead
         try:
+            results: list[DocumentResult] = []
+            pending: list[Pending] = []
+            size = 0
             for part in chunks(files, HASH_LOOKUP_BATCH):
                 known = {row["doc_id"]: row["sha256"]
                          for row in kb.cypher(statement("document_hashes"), doc_ids=[str(p) for p in part])}
                 for path in part:
-                    with room:
-                        room.wait_for(lambda: stop or ahead < 2 * BYTES_PER_TRANSACTION)
-                        if stop:
+                    if stop.is_set():
+                        return
+                    result, assertions = read_document(path, known, max_bytes)
+                    results.append(result)
+                    if assertions is not None:
+                        pending.append(Pending(assertions, changed=result.status == "changed"))
+                        size += assertions.size_bytes
+                    # A batch also ends after as many results as one hash lookup, so that a run
+                    # of unchanged documents still moves the progress bar.
+                    if (len(pending) >= docs_per_transaction or size >= BYTES_PER_TRANSACTION
+                            or len(results) >= HASH_LOOKUP_BATCH):
+                        if not put((results, prepare_batch(pending))):
                             return
-                    item = read_document(path, known, max_bytes)
-                    with room:
-                        ahead += size(item)
-                    queue.put(item)
-            queue.put(done)
+                        results, pending, size = [], [], 0
+            if results and not put((results, prepare_batch(pending))):
+                return
+            put(done)
         except BaseException as exc:  # re-raised in the writing thread
-            queue.put(exc)
+            put(exc)
 
     reader = threading.Thread(target=read, name="paperkg-read", daemon=True)
     reader.start()
@@ -205,14 +209,9 @@ def _read_ahead(kb: KnowledgeBase, files: list[Path], max_bytes: int
         while (item := queue.get()) is not done:
             if isinstance(item, BaseException):
                 raise item
-            with room:
-                ahead -= size(item)
-                room.notify()
             yield item
     finally:
-        with room:
-            stop = True
-            room.notify()
+        stop.set()
         reader.join()
 
 
@@ -241,25 +240,26 @@ def read_document(path: Path, known: dict[str, str], max_bytes: int) -> tuple[Do
     return DocumentResult(doc_id, status, warnings=len(document.warnings)), assertions
 
 
-def _write(kb: KnowledgeBase, pending: list[tuple[Pending, DocumentResult]], run_id: str) -> None:
+def _write(kb: KnowledgeBase, batch: Batch, results: dict[str, DocumentResult], run_id: str) -> None:
     """Write a batch in one transaction; if it fails, write its documents one by one to isolate the bad one."""
-    if not pending:
+    if not batch.documents:
         return
     try:
-        counts = _transaction(kb, [p for p, _ in pending], run_id)
+        counts = _transaction(kb, batch, run_id)
     except Neo4jError as exc:
-        if len(pending) == 1:
-            _, result = pending[0]
+        if len(batch.documents) == 1:
+            result = results[batch.documents[0].assertions.doc_id]
             result.status, result.error = "rejected", f"{result.path}: not written: {exc.message or exc}"
             return
-        for one in pending:
-            _write(kb, [one], run_id)
+        for one in batch.documents:
+            _write(kb, prepare_batch([one]), results, run_id)
         return
-    for _, result in pending:
+    for pending in batch.documents:
+        result = results[pending.assertions.doc_id]
         result.counts = dict(sorted(counts[result.path].items()))
 
 
-def _transaction(kb: KnowledgeBase, batch: list[Pending], run_id: str) -> dict[str, Counter]:
+def _transaction(kb: KnowledgeBase, batch: Batch, run_id: str) -> dict[str, Counter]:
     try:
         # All of a statement's records in one reply (paper_candidates returns thousands): the
         # default of 1,000 per PULL costs a round trip each, which made a 10k ingest 30% slower.

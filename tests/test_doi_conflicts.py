@@ -7,7 +7,7 @@ import hashlib
 
 from paperkg.ingest.identity import RANK_RAW_REFERENCE, RANK_SUBJECT, Mention
 from paperkg.ingest.rows import Assertions
-from paperkg.ingest.write import Pending, write_batch
+from paperkg.ingest.write import Pending, prepare_batch, write_batch
 
 GLUED_DOI = "10.5555/glued.2020"
 
@@ -26,7 +26,7 @@ def document(name: str, subject: str, *references: tuple[str, str | None]) -> As
 
 def write(kb, *documents: Assertions) -> list[dict]:
     with kb.driver.session(database=kb.database) as session:
-        counts = session.execute_write(write_batch, [Pending(d, changed=False) for d in documents], "run")
+        counts = session.execute_write(write_batch, prepare_batch([Pending(d, changed=False) for d in documents]), "run")
     return [dict(counts[d.doc_id]) for d in documents]
 
 
