@@ -63,8 +63,8 @@ def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str) -> dict[str, 
             touched |= retract_document(tx, pending.assertions.doc_id)
     documents = [p.assertions for p in batch.documents]
     _run(tx, "write_document", [document_row(a) for a in documents], run_id=run_id)
-    paper_of, survivors, withheld = _resolve_papers(tx, batch)
-    rows, counts = batch_rows(documents, paper_of, withheld)
+    paper_of, survivors, withheld, existing = _resolve_papers(tx, batch)
+    rows, counts = batch_rows(documents, paper_of, withheld, existing)
     touched |= survivors  # a merge moved statements onto them
     stale = {record["paper_id"]: record["stale_keys"] for record in _run(tx, "write_papers", rows.pop("write_papers"))}
     refold_papers(tx, touched, stale)
@@ -79,11 +79,12 @@ def document_row(a: Assertions) -> dict[str, Any]:
 
 
 def batch_rows(documents: Sequence[Assertions], paper_of: Callable[[int, int], str],
-               withheld: set[tuple[str, str]] = frozenset()
+               withheld: set[tuple[str, str]] = frozenset(), existing: set[str] = frozenset()
                ) -> tuple[dict[str, list[dict[str, Any]]], dict[str, Counter]]:
     """The rows of each write statement for documents whose mentions are resolved to papers
     (``paper_of(document number, mention index)``), and the rows per document. A (paper_id,
-    DOI) pair in `withheld` is a DOI another paper holds: that paper's rows leave it out."""
+    DOI) pair in `withheld` is a DOI another paper holds: that paper's rows leave it out.
+    Papers in `existing` are in the graph, so their rows carry no fold."""
     counts: dict[str, Counter] = {}
     papers: list[dict[str, Any]] = []
     cites: dict[tuple[str, str], list[str]] = {}
@@ -113,24 +114,26 @@ def batch_rows(documents: Sequence[Assertions], paper_of: Callable[[int, int], s
     # Papers and their citations are shared between documents: one row per node or pair, so
     # no statement reads what an earlier row of the same statement wrote. Papers come first:
     # the other statements match them.
-    return {"write_papers": _combine_paper_rows(papers),
+    return {"write_papers": _combine_paper_rows(papers, existing),
             "write_paper_cites": [{"citing": x, "cited": y, "doc_ids": docs} for (x, y), docs in cites.items()],
             **rows}, counts
 
 
-def _combine_paper_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _combine_paper_rows(rows: list[dict[str, Any]], existing: set[str]) -> list[dict[str, Any]]:
     """One row per paper with each document's statement about it, and their fold (the
     properties of the paper if it is new)."""
     combined: dict[str, dict[str, Any]] = {}
-    folds: dict[str, dict[str, tuple[int, str, Any]]] = {}
     for row in rows:
         mention = {"doc_id": row["doc_id"], "rank": row["rank"], "properties": row["properties"]}
         combined.setdefault(row["paper_id"], {"paper_id": row["paper_id"], "mentions": []})["mentions"].append(mention)
-        fold(folds.setdefault(row["paper_id"], {}), mention)
     for paper_id, row in combined.items():
         # One statement is its own fold; sent once, it keeps the rows (and their packing) small.
-        row["folded"] = {key: value for key, (_, _, value) in folds[paper_id].items()} \
-            if len(row["mentions"]) > 1 else None
+        row["folded"] = None
+        if len(row["mentions"]) > 1 and paper_id not in existing:
+            folded: dict[str, tuple[int, str, Any]] = {}
+            for mention in row["mentions"]:
+                fold(folded, mention)
+            row["folded"] = {key: value for key, (_, _, value) in folded.items()}
     return list(combined.values())
 
 
@@ -176,12 +179,10 @@ def _paper_rows(a: Assertions, pid: list[str], withheld: set[tuple[str, str]]) -
     for paper_id, indexes in by_paper.items():
         same = [a.mentions[i] for i in indexes]
         best = max(same, key=lambda mention: mention.rank)  # the first of the best, in document order
-        identifiers = {
-            "arxiv_id": next((m.arxiv_id for m in same if m.arxiv_id), None),
-            "doi": next((m.doi for m in same if m.doi), None),
-            "fallback": next((m.fallback for m in same if m.fallback), None),
-        }
-        properties = {**best.properties, **{k: v for k, v in identifiers.items() if v}}
+        properties = dict(best.properties)
+        for key in ("arxiv_id", "doi", "fallback"):
+            if value := next((getattr(m, key) for m in same if getattr(m, key)), None):
+                properties[key] = value
         dropped = (paper_id, properties.get("doi")) in withheld
         if dropped:
             del properties["doi"]
@@ -191,9 +192,10 @@ def _paper_rows(a: Assertions, pid: list[str], withheld: set[tuple[str, str]]) -
 
 
 def _resolve_papers(tx: ManagedTransaction, batch: Batch
-                    ) -> tuple[Callable[[int, int], str], set[str], set[tuple[str, str]]]:
+                    ) -> tuple[Callable[[int, int], str], set[str], set[tuple[str, str]], set[str]]:
     """The paper_id of every (document number, mention index), the nodes that absorbed
-    others (merges nodes found to be one work), and the DOIs papers must leave out.
+    others (merges nodes found to be one work), the DOIs papers must leave out, and the
+    papers found in the graph.
 
     Two works can share a DOI yet be two works: a raw reference that glues the next entry's
     DOI to its own arXiv id. The DOI is unique in the graph, so the paper that had it first
@@ -201,24 +203,28 @@ def _resolve_papers(tx: ManagedTransaction, batch: Batch
     flat = [(doc, index) for doc, pending in enumerate(batch.documents)
             for index in range(len(pending.assertions.mentions))]
     # The batch's identities stay as prepared: the driver may run this function again.
-    works = [(identity.copy(), members) for identity, members in batch.works]
     found = _candidates(tx, batch.lookup)
     survivor: dict[str, str] = {}  # existing paper_id → the paper_id it now belongs to
+    existing: set[str] = set()
     merges: list[dict[str, str]] = []
     assigned: list[str] = []
     holders: dict[str, str] = {}  # DOI → the paper that keeps it
     withheld: set[tuple[str, str]] = set()
-    for number, (identity, _) in enumerate(works):
+    for number, (prepared, _) in enumerate(batch.works):
+        identity = prepared
         targets = []
         for node in found.get(number, []):
             node_identity = Identity.of(node["arxiv_id"], node["doi"], node["title_norm"], node["year"],
                                         node["fallback"])
             if identity.same_work(node_identity):
+                if identity is prepared:  # the batch stays as prepared: the driver may run this again
+                    identity = prepared.copy()
                 identity.absorb(node_identity)
                 targets.append(_follow(survivor, node["paper_id"]))
             elif node["doi"] in identity.dois:
                 holders.setdefault(node["doi"], node["paper_id"])
         paper_id = targets[0] if targets else _follow(survivor, identity.new_paper_id())
+        existing.update(targets)
         for doi in sorted(identity.dois):
             if holders.setdefault(doi, paper_id) != paper_id:
                 withheld.add((paper_id, doi))
@@ -231,11 +237,12 @@ def _resolve_papers(tx: ManagedTransaction, batch: Batch
     if merges:
         tx.run(statement("merge_papers"), pairs=merges).consume()
     result = {}
-    for number, (_, members) in enumerate(works):
+    for number, (_, members) in enumerate(batch.works):
         for member in members:
             result[flat[member]] = _follow(survivor, assigned[number])
     return ((lambda doc, index: result[(doc, index)]), {_follow(survivor, pair["keep"]) for pair in merges},
-            {(_follow(survivor, paper_id), doi) for paper_id, doi in withheld})
+            {(_follow(survivor, paper_id), doi) for paper_id, doi in withheld},
+            {_follow(survivor, paper_id) for paper_id in existing})
 
 
 def _follow(survivor: dict[str, str], paper_id: str) -> str:

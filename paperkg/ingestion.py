@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from queue import Full, Queue
+from queue import Queue
 from typing import Any
 
 from neo4j.exceptions import DatabaseUnavailable, Neo4jError, ServiceUnavailable, SessionExpired
@@ -160,25 +160,25 @@ def _read_batches(kb: KnowledgeBase, files: list[Path], max_bytes: int, docs_per
     """read_document for each file, in order, in batches prepared for writing (with the
     results of the documents read for them), by a thread that stays one batch ahead: the
     next batch is parsed and prepared while the server writes this one (the driver releases
-    the GIL while it waits), and memory stays bounded."""
+    the GIL while it waits), and no more than two batches are in memory."""
     done = object()
-    queue: Queue = Queue(maxsize=1)
+    queue: Queue = Queue()
+    room = threading.Semaphore(1)  # taken to read a batch, given back when the batch is taken
     stop = threading.Event()
 
-    def put(item: Any) -> bool:
-        while not stop.is_set():
-            try:
-                queue.put(item, timeout=0.1)
-                return True
-            except Full:
-                continue
-        return False
+    def wait_for_room() -> bool:
+        while not room.acquire(timeout=0.1):
+            if stop.is_set():
+                return False
+        return not stop.is_set()
 
     def read() -> None:
         try:
             results: list[DocumentResult] = []
             pending: list[Pending] = []
             size = 0
+            if not wait_for_room():
+                return
             for part in chunks(files, HASH_LOOKUP_BATCH):
                 known = {row["doc_id"]: row["sha256"]
                          for row in kb.cypher(statement("document_hashes"), doc_ids=[str(p) for p in part])}
@@ -194,14 +194,15 @@ def _read_batches(kb: KnowledgeBase, files: list[Path], max_bytes: int, docs_per
                     # of unchanged documents still moves the progress bar.
                     if (len(pending) >= docs_per_transaction or size >= BYTES_PER_TRANSACTION
                             or len(results) >= HASH_LOOKUP_BATCH):
-                        if not put((results, prepare_batch(pending))):
-                            return
+                        queue.put((results, prepare_batch(pending)))
                         results, pending, size = [], [], 0
-            if results and not put((results, prepare_batch(pending))):
-                return
-            put(done)
+                        if not wait_for_room():
+                            return
+            if results:
+                queue.put((results, prepare_batch(pending)))
+            queue.put(done)
         except BaseException as exc:  # re-raised in the writing thread
-            put(exc)
+            queue.put(exc)
 
     reader = threading.Thread(target=read, name="paperkg-read", daemon=True)
     reader.start()
@@ -209,6 +210,7 @@ def _read_batches(kb: KnowledgeBase, files: list[Path], max_bytes: int, docs_per
         while (item := queue.get()) is not done:
             if isinstance(item, BaseException):
                 raise item
+            room.release()
             yield item
     finally:
         stop.set()
