@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -149,6 +150,16 @@ def test_a_synthetic_corpus_gives_one_graph_in_one_transaction_or_many(kb, tmp_p
     many = ingest_paths(kb, [corpus], docs_per_transaction=3)
     assert many.rows_written == one_batch.rows_written
     assert dump(kb) == whole
+
+
+def test_driver_debug_log_counts_the_rows_of_a_write_instead_of_listing_them(kb, seeds, caplog):
+    # The driver formats a statement's parameters for this log whether or not it is on.
+    with caplog.at_level(logging.DEBUG, logger="neo4j"):
+        ingest_paths(kb, [next(seeds.glob("004_*"))])
+    runs = [record.getMessage() for record in caplog.records if "C: RUN" in record.getMessage()]
+    claims = next(run for run in runs if "MERGE (c:Claim {claim_id: row.claim_id})" in run)
+    assert "'rows': <240 rows>" in claims
+    assert max(len(run) for run in runs) < 10_000
 
 
 def _edit(path: Path, edit) -> None:
