@@ -211,7 +211,6 @@ def _resolve_papers(tx: ManagedTransaction, batch: Batch
     (in the graph, then in the batch) keeps it; writing it twice would reject the document."""
     flat = [(doc, index) for doc, pending in enumerate(batch.documents)
             for index in range(len(pending.assertions.mentions))]
-    # The batch's identities stay as prepared: the driver may run this function again.
     found = _candidates(tx, batch.lookup)
     survivor: dict[str, str] = {}  # existing paper_id → the paper_id it now belongs to
     existing: set[str] = set()
