@@ -8,7 +8,8 @@
 // CREATE, not MERGE: the documents of a batch are new or were just retracted, so none of
 // their MENTIONS exists yet (MERGE would scan every relationship of a popular paper).
 // A new paper's statements are all in the row, so it gets their fold (row.folded, the rule
-// of refold_papers applied by the caller; null when there is one statement) and needs no refold.
+// of refold_papers applied by the caller; null when there is one statement, or when the
+// caller found the paper in the graph) and needs no refold.
 UNWIND $rows AS row
 OPTIONAL MATCH (known:Paper {paper_id: row.paper_id})
 WITH row, known IS NOT NULL AS existed, coalesce(row.folded, head(row.mentions).properties) AS folded
