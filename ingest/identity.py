@@ -153,7 +153,8 @@ class WorkIndex:
 
     def add(self, identity: Identity) -> int:
         """File a mention under the work it belongs to (merging works it shows are one); its number."""
-        found = sorted({work for key in _keys(identity) for work in self._by_key.get(key, ())
+        keys = _keys(identity)
+        found = sorted({work for key in keys for work in self._by_key.get(key, ())
                         if self.works[work] is not None and self.works[work].same_work(identity)})
         if not found:
             self.works.append(identity)
@@ -165,9 +166,11 @@ class WorkIndex:
             for other in found[1:]:
                 if self.works[target].conflicts(self.works[other]):
                     continue
+                keys += _keys(self.works[other])
                 self.works[target].absorb(self.works[other])
                 self.works[other], self._into[other] = None, target
-        for key in _keys(self.works[target]):
+        # The target's other keys already lead to it: only what it just gained is filed.
+        for key in keys:
             self._by_key.setdefault(key, set()).add(target)
         return target
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from neo4j import ManagedTransaction, Record
+from neo4j import ManagedTransaction, Result
 
 from paperkg.statements import statement
 
@@ -71,14 +71,16 @@ def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str) -> dict[str, 
         if pending.changed:
             touched |= retract_document(tx, pending.assertions.doc_id)
     documents = [p.assertions for p in batch.documents]
-    _run(tx, "write_document", [document_row(a) for a in documents], run_id=run_id)
     paper_of, survivors, withheld, existing = _resolve_papers(tx, batch)
-    rows, counts = batch_rows(documents, paper_of, withheld, existing)
     touched |= survivors  # a merge moved statements onto them
-    stale = {record["paper_id"]: record["stale_keys"] for record in _run(tx, "write_papers", rows.pop("write_papers"))}
-    refold_papers(tx, touched, stale)
+    # From here on no statement waits for the one before it: the server runs each while the
+    # client builds and sends the next one's rows. Only the papers' refold needs a result.
+    _send(tx, "write_document", [document_row(a) for a in documents], run_id=run_id)
+    rows, counts = batch_rows(documents, paper_of, withheld, existing)
+    written = _send(tx, "write_papers", rows.pop("write_papers"))
     for name, all_rows in rows.items():
-        _run(tx, name, all_rows)
+        _send(tx, name, all_rows)
+    refold_papers(tx, touched, {record["paper_id"]: record["stale_keys"] for result in written for record in result})
     return counts
 
 
@@ -170,12 +172,11 @@ def refold_papers(tx: ManagedTransaction, paper_ids: set[str], stale: dict[str, 
         tx.run(statement("refold_papers"), rows=Rows(part)).consume()
 
 
-def _run(tx: ManagedTransaction, name: str, rows: list[dict[str, Any]], **parameters: Any) -> list[Record]:
-    """Run a write statement over rows, in parts; the records it returns, if any."""
-    records: list[Record] = []
-    for part in chunks(rows, ROWS_PER_STATEMENT):
-        records.extend(tx.run(statement(name), rows=Rows(part), **parameters))
-    return records
+def _send(tx: ManagedTransaction, name: str, rows: list[dict[str, Any]], **parameters: Any) -> list[Result]:
+    """Run a write statement over rows, in parts, without waiting for it to finish; the parts'
+    results, whose records the driver keeps until they are read. If the server refuses a part,
+    the next statement or the commit raises its error."""
+    return [tx.run(statement(name), rows=Rows(part), **parameters) for part in chunks(rows, ROWS_PER_STATEMENT)]
 
 
 def _paper_rows(a: Assertions, pid: list[str], withheld: set[tuple[str, str]]) -> list[dict[str, Any]]:

@@ -253,6 +253,26 @@ def test_a_malformed_document_is_rejected_alone(kb, seeds, capsys):
     assert one(kb, "MATCH (c:Claim) RETURN count(c) AS n")["n"] == 240
 
 
+def test_a_document_whose_write_the_server_refuses_is_rejected_and_the_rest_of_its_batch_lands(kb, seeds):
+    # A constraint the page's sources break (several share a first author) makes the server
+    # refuse write_sources, a statement sent while the ones before it are still running.
+    kb.execute("CREATE CONSTRAINT test_source_first_author FOR (s:Source) REQUIRE s.first_author IS UNIQUE")
+    try:
+        report = ingest_paths(kb, [seeds])
+    finally:
+        kb.execute("DROP CONSTRAINT test_source_first_author")
+    statuses = {Path(d.path).name: d.status for d in report.documents}
+    assert statuses == {"000_1735f3a73b3029ee.txt": "new", "001_a25ba7e8ad389e6c.txt": "new",
+                        "002_b16a106f53d4a016.txt": "new", "004_75ef50a8eea015b8.txt": "rejected"}
+    (rejected,) = [d for d in report.documents if d.status == "rejected"]
+    assert rejected.error.startswith(f"{seeds / '004_75ef50a8eea015b8.txt'}: not written: ")
+    assert "first_author" in rejected.error
+    documents = {Path(r["path"]).name for r in kb.cypher("MATCH (d:Document) RETURN d.path AS path")}
+    assert documents == {"000_1735f3a73b3029ee.txt", "001_a25ba7e8ad389e6c.txt", "002_b16a106f53d4a016.txt"}
+    assert one(kb, "MATCH (n) WHERE n:Claim OR n:Source RETURN count(n) AS n")["n"] == 0
+    assert one(kb, "MATCH (p:Paper {arxiv_id: '2005.00719'}) RETURN count(p) AS n")["n"] == 1
+
+
 def test_stats_json_counts_labels_and_types(kb, seeds, capsys):
     ingest_paths(kb, [seeds])
     assert main(["stats", "--json"]) == 0
