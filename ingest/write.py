@@ -71,12 +71,12 @@ def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str) -> dict[str, 
         if pending.changed:
             touched |= retract_document(tx, pending.assertions.doc_id)
     documents = [p.assertions for p in batch.documents]
-    paper_of, survivors, withheld, existing = _resolve_papers(tx, batch)
+    paper_of, survivors, withheld = _resolve_papers(tx, batch)
     touched |= survivors  # a merge moved statements onto them
     # From here on no statement waits for the one before it: the server runs each while the
     # client builds and sends the next one's rows. Only the papers' refold needs a result.
     _send(tx, "write_document", [document_row(a) for a in documents], run_id=run_id)
-    rows, counts = batch_rows(documents, paper_of, withheld, existing)
+    rows, counts = batch_rows(documents, paper_of, withheld)
     written = _send(tx, "write_papers", rows.pop("write_papers"))
     for name, all_rows in rows.items():
         _send(tx, name, all_rows)
@@ -90,12 +90,11 @@ def document_row(a: Assertions) -> dict[str, Any]:
 
 
 def batch_rows(documents: Sequence[Assertions], paper_of: Callable[[int, int], str],
-               withheld: set[tuple[str, str]] = frozenset(), existing: set[str] = frozenset()
+               withheld: set[tuple[str, str]] = frozenset()
                ) -> tuple[dict[str, list[dict[str, Any]]], dict[str, Counter]]:
     """The rows of each write statement for documents whose mentions are resolved to papers
     (``paper_of(document number, mention index)``), and the rows per document. A (paper_id,
-    DOI) pair in `withheld` is a DOI another paper holds: that paper's rows leave it out.
-    Papers in `existing` are in the graph, so their rows carry no fold."""
+    DOI) pair in `withheld` is a DOI another paper holds: that paper's rows leave it out."""
     counts: dict[str, Counter] = {}
     papers: list[dict[str, Any]] = []
     cites: dict[tuple[str, str], list[str]] = {}
@@ -125,14 +124,13 @@ def batch_rows(documents: Sequence[Assertions], paper_of: Callable[[int, int], s
     # Papers and their citations are shared between documents: one row per node or pair, so
     # no statement reads what an earlier row of the same statement wrote. Papers come first:
     # the other statements match them.
-    return {"write_papers": _combine_paper_rows(papers, existing),
+    return {"write_papers": _combine_paper_rows(papers),
             "write_paper_cites": [{"citing": x, "cited": y, "doc_ids": docs} for (x, y), docs in cites.items()],
             **rows}, counts
 
 
-def _combine_paper_rows(rows: list[dict[str, Any]], existing: set[str]) -> list[dict[str, Any]]:
-    """One row per paper with each document's statement about it, and their fold (the
-    properties of the paper if it is new)."""
+def _combine_paper_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per paper with each document's statement about it, and their fold."""
     combined: dict[str, dict[str, Any]] = {}
     for row in rows:
         mention = {"doc_id": row["doc_id"], "rank": row["rank"], "properties": row["properties"]}
@@ -140,7 +138,7 @@ def _combine_paper_rows(rows: list[dict[str, Any]], existing: set[str]) -> list[
     for paper_id, row in combined.items():
         # One statement is its own fold; sent once, it keeps the rows (and their packing) small.
         row["folded"] = None
-        if len(row["mentions"]) > 1 and paper_id not in existing:
+        if len(row["mentions"]) > 1:
             folded: dict[str, tuple[int, str, Any]] = {}
             for mention in row["mentions"]:
                 fold(folded, mention)
@@ -202,10 +200,9 @@ def _paper_rows(a: Assertions, pid: list[str], withheld: set[tuple[str, str]]) -
 
 
 def _resolve_papers(tx: ManagedTransaction, batch: Batch
-                    ) -> tuple[Callable[[int, int], str], set[str], set[tuple[str, str]], set[str]]:
+                    ) -> tuple[Callable[[int, int], str], set[str], set[tuple[str, str]]]:
     """The paper_id of every (document number, mention index), the nodes that absorbed
-    others (merges nodes found to be one work), the DOIs papers must leave out, and the
-    papers found in the graph.
+    others (merges nodes found to be one work), and the DOIs papers must leave out.
 
     Two works can share a DOI yet be two works: a raw reference that glues the next entry's
     DOI to its own arXiv id. The DOI is unique in the graph, so the paper that had it first
@@ -214,7 +211,6 @@ def _resolve_papers(tx: ManagedTransaction, batch: Batch
             for index in range(len(pending.assertions.mentions))]
     found = _candidates(tx, batch.lookup)
     survivor: dict[str, str] = {}  # existing paper_id → the paper_id it now belongs to
-    existing: set[str] = set()
     merges: list[dict[str, str]] = []
     assigned: list[str] = []
     holders: dict[str, str] = {}  # DOI → the paper that keeps it
@@ -233,7 +229,6 @@ def _resolve_papers(tx: ManagedTransaction, batch: Batch
             elif node["doi"] in identity.dois:
                 holders.setdefault(node["doi"], node["paper_id"])
         paper_id = targets[0] if targets else _follow(survivor, identity.new_paper_id())
-        existing.update(targets)
         for doi in sorted(identity.dois):
             if holders.setdefault(doi, paper_id) != paper_id:
                 withheld.add((paper_id, doi))
@@ -250,8 +245,7 @@ def _resolve_papers(tx: ManagedTransaction, batch: Batch
         for member in members:
             result[flat[member]] = _follow(survivor, assigned[number])
     return ((lambda doc, index: result[(doc, index)]), {_follow(survivor, pair["keep"]) for pair in merges},
-            {(_follow(survivor, paper_id), doi) for paper_id, doi in withheld},
-            {_follow(survivor, paper_id) for paper_id in existing})
+            {(_follow(survivor, paper_id), doi) for paper_id, doi in withheld})
 
 
 def _follow(survivor: dict[str, str], paper_id: str) -> str:

@@ -140,8 +140,9 @@ def test_ingest_order_does_not_matter(kb, seeds):
 
 def test_a_synthetic_corpus_gives_one_graph_in_one_transaction_or_many(kb, tmp_path):
     # In one transaction every paper is new and folded as it is created; in transactions of
-    # three documents, later ones add statements to papers in the graph, which are refolded
-    # (the properties the new statements disagree on) or, after a merge, folded anew.
+    # three documents, later ones add statements to papers in the graph, which take the
+    # properties they lacked from the batch's fold, are refolded (the properties the new
+    # statements disagree on) or, after a merge, are folded anew.
     corpus = tmp_path / "corpus"
     generate(corpus, papers=120, pages=2, seed=5)
     one_batch = ingest_paths(kb, [corpus], docs_per_transaction=10_000)
