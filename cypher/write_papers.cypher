@@ -6,11 +6,11 @@
 // An existing paper gets from it the properties it lacks: no earlier statement states those,
 // so the batch's fold of them is the paper's (a card arriving after the references that
 // created its paper adds its abstract, dates and counts without reading those statements).
-// Returns the papers that need refold_papers, with the properties to fold again: those some
+// Returns the papers that need refold_contested, with the properties to settle: those some
 // statement of the batch gives another value than the node has. Where every stated value is
 // already there, the fold cannot change (whichever mention wins a property, it has that
 // value), so a popular paper is not refolded each time another document names it the same way.
-// A lacking title is left to the refold too, which also derives title_lower from it.
+// A lacking title is left to refold_contested too, which also derives title_lower from it.
 // CREATE, not MERGE: the documents of a batch are new or were just retracted, so none of
 // their MENTIONS exists yet (MERGE would scan every relationship of a popular paper).
 UNWIND $rows AS row
@@ -22,14 +22,14 @@ WITH p, row, folded, CASE WHEN existed THEN [key IN keys(folded) WHERE p[key] IS
                     ELSE [] END AS lacking, existed
 WITH p, row, folded, lacking, CASE WHEN existed THEN reduce(found = [], mention IN row.mentions | found +
                  [key IN keys(mention.properties) WHERE NOT coalesce(p[key] = mention.properties[key], false)
-                  AND NOT key IN found AND NOT key IN lacking]) ELSE [] END AS stale_keys
+                  AND NOT key IN found AND NOT key IN lacking]) ELSE [] END AS contested_keys
 FOREACH (key IN lacking | SET p[key] = folded[key])
-WITH p, row, stale_keys
+WITH p, row, contested_keys
 CALL (p, row) {
   UNWIND row.mentions AS mention
   MATCH (d:Document {doc_id: mention.doc_id})
   CREATE (d)-[m:MENTIONS]->(p)
   SET m = mention.properties, m.rank = mention.rank
 }
-WITH row, stale_keys WHERE size(stale_keys) > 0
-RETURN row.paper_id AS paper_id, stale_keys;
+WITH row, contested_keys WHERE size(contested_keys) > 0
+RETURN row.paper_id AS paper_id, contested_keys;

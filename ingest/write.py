@@ -77,10 +77,14 @@ def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str) -> dict[str, 
     # client builds and sends the next one's rows. Only the papers' refold needs a result.
     _send(tx, "write_document", [document_row(a) for a in documents], run_id=run_id)
     rows, counts = batch_rows(documents, paper_of, withheld)
-    written = _send(tx, "write_papers", rows.pop("write_papers"))
+    paper_rows = rows.pop("write_papers")
+    written = _send(tx, "write_papers", paper_rows)
     for name, all_rows in rows.items():
         _send(tx, name, all_rows)
-    refold_papers(tx, touched, {record["paper_id"]: record["stale_keys"] for result in written for record in result})
+    contested = {record["paper_id"]: record["contested_keys"] for result in written for record in result}
+    refold_papers(tx, touched)
+    _send(tx, "refold_contested", [_contested_row(row, contested[row["paper_id"]]) for row in paper_rows
+                                   if row["paper_id"] in contested and row["paper_id"] not in touched])
     return counts
 
 
@@ -161,13 +165,20 @@ def retract_document(tx: ManagedTransaction, doc_id: str) -> set[str]:
     return {record["paper_id"] for record in tx.run(statement("retract_document"), doc_id=doc_id)}
 
 
-def refold_papers(tx: ManagedTransaction, paper_ids: set[str], stale: dict[str, list[str]] | None = None) -> None:
-    """Fold every property of `paper_ids` again, and of the papers in `stale` the ones named."""
-    rows = [{"paper_id": paper_id, "keys": None} for paper_id in sorted(paper_ids)]
-    rows += [{"paper_id": paper_id, "keys": keys} for paper_id, keys in sorted((stale or {}).items())
-             if paper_id not in paper_ids]
-    for part in chunks(rows, ROWS_PER_STATEMENT):
-        tx.run(statement("refold_papers"), rows=Rows(part)).consume()
+def refold_papers(tx: ManagedTransaction, paper_ids: set[str]) -> None:
+    """Fold every property of `paper_ids` again."""
+    for part in chunks(sorted(paper_ids), ROWS_PER_STATEMENT):
+        tx.run(statement("refold_papers"), paper_ids=Rows(part)).consume()
+
+
+def _contested_row(row: dict[str, Any], keys: list[str]) -> dict[str, Any]:
+    """refold_contested's row for a paper of write_papers: the batch's best statement of each key."""
+    best: dict[str, tuple[int, str, Any]] = {}
+    for mention in row["mentions"]:
+        fold(best, mention)
+    return {"paper_id": row["paper_id"], "keys": [
+        {"key": key, "rank": rank, "doc_id": doc_id, "value": value}
+        for key, (rank, doc_id, value) in best.items() if key in keys]}
 
 
 def _send(tx: ManagedTransaction, name: str, rows: list[dict[str, Any]], **parameters: Any) -> list[Result]:
