@@ -74,7 +74,7 @@ def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str) -> dict[str, 
     paper_of, survivors, withheld = _resolve_papers(tx, batch)
     touched |= survivors  # a merge moved statements onto them
     # From here on no statement waits for the one before it: the server runs each while the
-    # client builds and sends the next one's rows. Only the papers' refold needs a result.
+    # client builds and sends the next one's rows. Only write_papers' result is read back.
     _send(tx, "write_document", [document_row(a) for a in documents], run_id=run_id)
     rows, counts = batch_rows(documents, paper_of, withheld)
     paper_rows = rows.pop("write_papers")
