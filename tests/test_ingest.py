@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import shutil
@@ -151,6 +152,19 @@ def test_a_synthetic_corpus_gives_one_graph_in_one_transaction_or_many(kb, tmp_p
     many = ingest_paths(kb, [corpus], docs_per_transaction=3)
     assert many.rows_written == one_batch.rows_written
     assert dump(kb) == whole
+
+
+def test_an_ingest_leaves_automatic_garbage_collection_as_it_found_it(kb, seeds):
+    # A run pauses it and collects after each transaction instead (ingestion._collected_per_batch).
+    assert gc.isenabled()
+    ingest_paths(kb, [seeds], docs_per_transaction=2)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        ingest_paths(kb, [seeds], docs_per_transaction=2)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_driver_debug_log_counts_the_rows_of_a_write_instead_of_listing_them(kb, seeds, caplog):
