@@ -8,6 +8,9 @@
 // list elements' separator (admin_import.ARRAY_DELIMITER, U+001F). Columns are named as in
 // the CSV headers, `name:type`; an empty field gives no property (null), as in the importer,
 // and an empty quoted list field an empty list.
+// The export leaves out title_lower, the lower-cased title find_papers searches (apply_schema
+// derives it after an offline import): it is set here, so this path writes the graph ingestion
+// writes (tests/test_bench_files.py compares the two).
 
 LOAD CSV WITH HEADERS FROM $folder + '/papers.csv' AS row
 CALL (row) {
@@ -16,6 +19,7 @@ CALL (row) {
       n.doi = row.`doi:string`,
       n.fallback = row.`fallback:string`,
       n.title = row.`title:string`,
+      n.title_lower = left(toLower(row.`title:string`), 4000),
       n.title_norm = row.`title_norm:string`,
       n.year = toInteger(row.`year:long`),
       n.venue = row.`venue:string`,

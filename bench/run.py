@@ -244,16 +244,12 @@ class Bench:
     def load_csv(self, directory: Path) -> dict[str, Any]:
         """The exported rows through bench/load_csv.cypher, a LOAD CSV script of the kind a user
         would write by hand (a copy is left next to the export's directory)."""
-        script = load_csv_script(directory)
         shutil.copyfile(ROOT / "load_csv.cypher", directory.parent / f"{directory.name}.load_csv.cypher")
-        parameters = {"folder": f"file:///{directory.name}", "delimiter": ARRAY_DELIMITER}
         with self.kb() as kb:
             apply_schema(kb)
             load = loadavg()
             started = time.perf_counter()
-            with kb.driver.session(database=kb.database) as session:
-                for statement in script:
-                    session.run(statement, parameters).consume()
+            run_load_csv(kb, directory)
             seconds = time.perf_counter() - started
         counted = self.items()
         return {"seconds": round(seconds, 2), "items": counted["total"], "counts": counted,
@@ -362,6 +358,15 @@ def load_csv_script(directory: Path) -> tuple[str, ...]:
             raise SystemExit(f"bench/load_csv.cypher: the statement for {name}.csv "
                              + (f"does not read {', '.join(unread)}" if unread else "reads another file"))
     return script
+
+
+def run_load_csv(kb: KnowledgeBase, directory: Path) -> None:
+    """bench/load_csv.cypher over the export in `directory`, a folder of the server's import
+    directory, in auto-commit transactions (its statements commit every 10,000 rows)."""
+    parameters = {"folder": f"file:///{directory.name}", "delimiter": ARRAY_DELIMITER}
+    with kb.driver.session(database=kb.database) as session:
+        for statement in load_csv_script(directory):
+            session.run(statement, parameters).consume()
 
 
 def naive_parameters(name: str, record: dict[str, str]) -> dict[str, Any]:
