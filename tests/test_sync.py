@@ -8,7 +8,7 @@ import shutil
 from graph_dump import dump
 
 from paperkg.cli import main
-from paperkg.ingestion import ingest_paths
+from paperkg.ingestion import discover, ingest_paths
 
 
 def test_sync_reports_new_then_unchanged_then_retracted(kb, seeds_dir, tmp_path, capsys):
@@ -54,3 +54,18 @@ def test_sync_exit_codes_for_a_scheduler(kb, seeds_dir, tmp_path, capsys):
     assert "999_bad.txt:1:" in captured.err and "1 rejected" in captured.out
     assert main(["sync", str(tmp_path / "missing")]) == 2
     assert "not a directory" in capsys.readouterr().err
+
+
+def test_discover_skips_hidden_files_follows_file_links_and_not_directory_links(tmp_path):
+    corpus, elsewhere = tmp_path / "corpus", tmp_path / "elsewhere"
+    for name in ("b.txt", "sub/a.txt", ".hidden/c.txt", ".d.txt"):
+        (corpus / name).parent.mkdir(parents=True, exist_ok=True)
+        (corpus / name).write_text("")
+    (elsewhere / "e.txt").parent.mkdir()
+    (elsewhere / "e.txt").write_text("")
+    (corpus / "linked.txt").symlink_to(elsewhere / "e.txt")
+    (corpus / "twice.txt").symlink_to(corpus / "b.txt")
+    (corpus / "dir-link").symlink_to(elsewhere, target_is_directory=True)
+    (corpus / "broken.txt").symlink_to(tmp_path / "nowhere")
+    assert discover([corpus / "sub" / "..", corpus / "b.txt"]) == [
+        corpus / "b.txt", elsewhere / "e.txt", corpus / "sub" / "a.txt"]
