@@ -40,12 +40,15 @@ CALL () {
 }
 MATCH (p)-[:MAKES]->(c:Claim)-[:CITES]->(s:Source)
 OPTIONAL MATCH (s)-[:REFERS_TO]->(w:Paper)
-WITH p, c, collect(DISTINCT coalesce(w, s)) AS works
-UNWIND works AS x
-UNWIND works AS y
-// Each pair once, ordered by key (a Paper's paper_id, else the Source's source_id).
-WITH p, c, x, y
-WHERE coalesce(x.paper_id, x.source_id) < coalesce(y.paper_id, y.source_id)
+// Each pair once, in key order (a Paper's paper_id, else the Source's source_id): a claim's
+// works are collected in that order, so each pair of places i < j is one ordered pair, with
+// no key compared per pair.
+WITH p, c, coalesce(w, s) AS work
+ORDER BY coalesce(work.paper_id, work.source_id)
+WITH p, c, collect(DISTINCT work) AS works
+UNWIND range(0, size(works) - 2) AS i
+UNWIND range(i + 1, size(works) - 1) AS j
+WITH p, c, works[i] AS x, works[j] AS y
 WITH x, y, count(DISTINCT c) AS claims, count(DISTINCT p) AS papers
 WHERE claims >= $min_count
 RETURN coalesce(x.title, x.key, x.paper_id) AS work_a, x.year AS year_a, x.arxiv_id AS arxiv_id_a,
