@@ -57,7 +57,8 @@ def test_sync_exit_codes_for_a_scheduler(kb, seeds_dir, tmp_path, capsys):
 
 
 def test_discover_skips_hidden_files_follows_file_links_and_not_directory_links(tmp_path):
-    corpus, elsewhere = tmp_path / "corpus", tmp_path / "elsewhere"
+    root = tmp_path.resolve()  # the expected paths are resolved ones
+    corpus, elsewhere = root / "corpus", root / "elsewhere"
     for name in ("b.txt", "sub/a.txt", ".hidden/c.txt", ".d.txt"):
         (corpus / name).parent.mkdir(parents=True, exist_ok=True)
         (corpus / name).write_text("")
@@ -66,6 +67,6 @@ def test_discover_skips_hidden_files_follows_file_links_and_not_directory_links(
     (corpus / "linked.txt").symlink_to(elsewhere / "e.txt")
     (corpus / "twice.txt").symlink_to(corpus / "b.txt")
     (corpus / "dir-link").symlink_to(elsewhere, target_is_directory=True)
-    (corpus / "broken.txt").symlink_to(tmp_path / "nowhere")
+    (corpus / "broken.txt").symlink_to(root / "nowhere")
     assert discover([corpus / "sub" / "..", corpus / "b.txt"]) == [
         corpus / "b.txt", elsewhere / "e.txt", corpus / "sub" / "a.txt"]
