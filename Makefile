@@ -32,7 +32,7 @@ run: $(BIN)/paperkg
 test: $(VENV)/.test-extras
 	$(BIN)/pytest
 
-# The performance benchmark (not part of the suite): 2k, 10k and 50k papers, 30-40 minutes.
+# The performance benchmark (not part of the suite): 2k, 10k and 50k papers, about 30 minutes.
 # It runs paperkg with its core dependencies only, as a scheduled re-ingestion job is installed:
 # where pandas is installed the driver imports it at start-up, 0.25 s of every run.
 BENCH_VENV ?= .venv-bench
