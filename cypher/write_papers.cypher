@@ -1,6 +1,7 @@
 // write_papers: one row per work, with what each document of the batch says about it. A
 // document's statement is kept on its MENTIONS relationship; the node's properties are
-// folded from those by refold_papers, so they never depend on the order of ingestion.
+// folded from those by refold_papers' rule (here, in refold_contested, or in refold_papers
+// after a retraction or merge), so they never depend on the order of ingestion.
 // Each row carries its statements' fold (row.folded, the rule of refold_papers applied by the
 // caller; null when there is one statement, which is its own fold). A new paper gets it whole.
 // An existing paper gets from it the properties it lacks: no earlier statement states those,
