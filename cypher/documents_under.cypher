@@ -1,5 +1,4 @@
-// documents_under: the documents ingested from files below a directory.
+// documents_under: the documents last ingested from files below a directory.
 MATCH (d:Document)
 WHERE d.path STARTS WITH $prefix
-RETURN d.doc_id AS doc_id
-ORDER BY doc_id;
+RETURN collect(d.doc_id) AS doc_ids;

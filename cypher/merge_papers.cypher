@@ -1,6 +1,7 @@
 // merge_papers: fold each duplicate Paper node into the node that survives, moving every
 // relationship (provenance lists united, no duplicate edges). The documents' statements
-// move with their MENTIONS; refold_papers then recomputes the survivor's properties.
+// move with their MENTIONS (one per evidence, so none is already on the survivor);
+// refold_papers then recomputes the survivor's properties.
 UNWIND $pairs AS pair
 MATCH (keep:Paper {paper_id: pair.keep}), (gone:Paper {paper_id: pair.gone})
 CALL (keep, gone) {
@@ -25,7 +26,7 @@ CALL (keep, gone) {
 }
 CALL (keep, gone) {
   MATCH (document:Document)-[old:MENTIONS]->(gone)
-  MERGE (document)-[new:MENTIONS]->(keep)
-  ON CREATE SET new = properties(old)
+  CREATE (document)-[new:MENTIONS]->(keep)
+  SET new = properties(old)
 }
 DETACH DELETE gone;

@@ -7,14 +7,15 @@
 // of the paper: most new statements of a popular paper come from references, which its own
 // card or an earlier reference outranks.
 // Each row names a paper and, per contested property, the batch's best statement of it:
-// {key, rank, doc_id, value}.
+// {key, rank, doc_id, unit (the evidence key), value}.
 UNWIND $rows AS row
 MATCH (p:Paper {paper_id: row.paper_id})
 CALL (p, row) {
   UNWIND row.keys AS best
   WITH best WHERE NOT EXISTS {
     MATCH (d:Document)-[m:MENTIONS]->(p)
-    WHERE m[best.key] IS NOT NULL AND (m.rank > best.rank OR (m.rank = best.rank AND d.doc_id < best.doc_id))
+    WHERE m[best.key] IS NOT NULL AND (m.rank > best.rank OR (m.rank = best.rank AND
+          (d.doc_id < best.doc_id OR (d.doc_id = best.doc_id AND m.key < best.unit))))
   }
   SET p[best.key] = best.value
 }

@@ -1,6 +1,7 @@
 // refold_papers: a paper's properties are what its documents say, the best-ranked document
 // winning (a document's own subject, then list items, then references, then raw
-// reference strings; ties by document id) and the others filling gaps. Run after a
+// reference strings; ties by document id, then by evidence key) and the others filling gaps.
+// Identifiers ($kept) are resolution's, not the fold's. Run after a
 // retraction or a merge, which may change any of them: a property only a withdrawn document
 // stated disappears. (After a write, which only adds statements, refold_contested does less.)
 // Each property is taken from its best statement among those that state it: a popular paper
@@ -13,10 +14,10 @@ MATCH (p:Paper {paper_id: paper_id})
 CALL (p) {
   MATCH (:Document)-[m:MENTIONS]->(p)
   UNWIND keys(m) AS key
-  WITH DISTINCT key WHERE key <> 'rank'
+  WITH DISTINCT key WHERE NOT key IN $unit_properties
   RETURN collect(key) AS folded_keys
 }
-FOREACH (key IN [key IN keys(p) WHERE NOT key IN ['paper_id', 'title_lower'] AND NOT key IN folded_keys] |
+FOREACH (key IN [key IN keys(p) WHERE NOT key IN $kept AND NOT key IN folded_keys] |
   REMOVE p[key])
 WITH p, folded_keys
 CALL (p, folded_keys) {
@@ -24,7 +25,7 @@ CALL (p, folded_keys) {
   CALL (p, key) {
     MATCH (d:Document)-[m:MENTIONS]->(p)
     WHERE m[key] IS NOT NULL
-    WITH m[key] AS value ORDER BY m.rank DESC, d.doc_id LIMIT 1
+    WITH m[key] AS value ORDER BY m.rank DESC, d.doc_id, m.key LIMIT 1
     SET p[key] = value
   }
 }

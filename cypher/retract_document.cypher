@@ -1,20 +1,36 @@
-// retract_document: withdraw everything a document's previous version asserted.
+// retract_document: withdraw everything a document asserted, and the document.
 // Every relationship the document asserted joins two nodes it MENTIONS, so walking those
-// nodes finds them all. A relationship or node no other document asserts disappears; the
-// papers that remain are returned, for refold_papers.
-MATCH (d:Document {doc_id: $doc_id})-[mention:MENTIONS]->(n)
-CALL (n) {
+// nodes finds them all. A relationship or node no other document asserts disappears, and so
+// does evidence no other document states. Returns the papers that remain (to refold and
+// resolve again) and the evidence that went (encoded).
+OPTIONAL MATCH (d:Document {doc_id: $doc_id})-[mention:MENTIONS]->(n)
+WITH collect(mention) AS mentions, collect(DISTINCT n) AS nodes
+WITH mentions, nodes, [m IN mentions WHERE m.key IS NOT NULL | [m.key, m.evidence]] AS units
+CALL (nodes) {
+  UNWIND nodes AS n
   MATCH (n)-[r]-()
   WHERE $doc_id IN r.docs
   SET r.docs = [doc IN r.docs WHERE doc <> $doc_id]
   WITH r WHERE size(r.docs) = 0
   DELETE r
 }
-DELETE mention
-WITH DISTINCT n
-CALL (n) {
+FOREACH (m IN mentions | DELETE m)
+WITH nodes, units
+CALL (units) {
+  UNWIND units AS unit
+  WITH DISTINCT unit WHERE NOT EXISTS { ()-[:MENTIONS {key: unit[0]}]->() }
+  OPTIONAL MATCH (e:Evidence {key: unit[0]})
+  DETACH DELETE e
+  RETURN collect(unit[1]) AS gone
+}
+WITH nodes, gone, [n IN nodes WHERE n:Paper AND EXISTS { (n)<-[:MENTIONS]-(:Document) } | n.paper_id] AS paper_ids
+CALL (nodes) {
+  UNWIND nodes AS n
   WITH n WHERE NOT EXISTS { (n)<-[:MENTIONS]-(:Document) }
   DETACH DELETE n
 }
-WITH n WHERE n:Paper AND EXISTS { (n)<-[:MENTIONS]-(:Document) }
-RETURN n.paper_id AS paper_id;
+CALL () {
+  MATCH (d:Document {doc_id: $doc_id})
+  DETACH DELETE d
+}
+RETURN paper_ids, gone;

@@ -11,5 +11,11 @@ CREATE CONSTRAINT ingest_run_id IF NOT EXISTS FOR (r:IngestRun) REQUIRE r.run_id
 CREATE INDEX paper_title_norm IF NOT EXISTS FOR (p:Paper) ON (p.title_norm);
 CREATE TEXT INDEX paper_title_lower IF NOT EXISTS FOR (p:Paper) ON (p.title_lower);
 CREATE INDEX paper_fallback IF NOT EXISTS FOR (p:Paper) ON (p.fallback);
+CREATE CONSTRAINT evidence_key IF NOT EXISTS FOR (e:Evidence) REQUIRE e.key IS UNIQUE;
+CREATE INDEX evidence_arxiv_id IF NOT EXISTS FOR (e:Evidence) ON (e.arxiv_id);
+CREATE INDEX evidence_doi IF NOT EXISTS FOR (e:Evidence) ON (e.doi);
+CREATE INDEX evidence_title_norm IF NOT EXISTS FOR (e:Evidence) ON (e.title_norm);
+CREATE INDEX evidence_fallback IF NOT EXISTS FOR (e:Evidence) ON (e.fallback);
+CREATE INDEX mentions_key IF NOT EXISTS FOR ()-[m:MENTIONS]-() ON (m.key);
 CREATE INDEX document_path IF NOT EXISTS FOR (d:Document) ON (d.path);
 CREATE CONSTRAINT ingest_lock_name IF NOT EXISTS FOR (l:IngestLock) REQUIRE l.name IS UNIQUE;

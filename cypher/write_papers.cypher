@@ -1,5 +1,5 @@
 // write_papers: one row per work, with what each document of the batch says about it. A
-// document's statement is kept on its MENTIONS relationship; the node's properties are
+// document's statement is kept on its MENTIONS relationship, one per distinct evidence; the node's properties are
 // folded from those by refold_papers' rule (here, in refold_contested, or in refold_papers
 // after a retraction or merge), so they never depend on the order of ingestion.
 // Each row carries its statements' fold (row.folded, the rule of refold_papers applied by the
@@ -30,7 +30,7 @@ CALL (p, row) {
   UNWIND row.mentions AS mention
   MATCH (d:Document {doc_id: mention.doc_id})
   CREATE (d)-[m:MENTIONS]->(p)
-  SET m = mention.properties, m.rank = mention.rank
+  SET m = mention.properties, m += mention.unit, m.rank = mention.rank
 }
 WITH row, contested_keys WHERE size(contested_keys) > 0
 RETURN row.paper_id AS paper_id, contested_keys;

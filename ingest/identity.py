@@ -1,15 +1,33 @@
-"""Paper identity: which mentions are one work, and which existing Paper nodes they are.
+"""Paper identity: which mentions are one work. Every identity rule lives here.
 
-Resolution order (MODEL.md "Paper identity"): arXiv id, then DOI (case-insensitive), then
-normalised title with the years agreeing within one year where both are known. Two
-mentions never merge when they carry different arXiv ids or, unless both carry the same
-arXiv id, different DOIs.
+A mention's identity is its `Evidence`: the arXiv id, DOI, normalised title, year and fallback
+key it states. `resolve` partitions a set of evidence into works. It looks at the set only,
+never at the order in which documents came, so ingestion (batch by batch against the graph),
+the admin-import export (the whole corpus at once) and any history of retractions give the
+same works. The rules, in order (MODEL.md "Paper identity"):
+
+1. **arXiv id.** Evidence with the same arXiv id is one work; two arXiv ids are never one work.
+2. **DOI.** A DOI stated together with exactly one arXiv id belongs to that work (a preprint
+   and its published version). A DOI stated with several arXiv ids (a glued raw reference)
+   belongs to none of them; its DOI-only evidence is a work of its own. Otherwise evidence
+   with the same DOI is one work.
+3. **Title and year.** Per normalised title, works and title-only evidence whose years are
+   within one (single linkage) are one work, unless that would join two works with different
+   arXiv ids or different DOIs: then nothing joins by that title except title-only evidence
+   that fits exactly one of them.
+4. **Yearless titles.** Evidence with a title and no year joins the one work with that title;
+   where several works carry it, it joins none of them (a work of its own).
+5. **Fallback.** An entry with no id and no title is only ever itself.
+
+A work's `paper_id` is a function of its evidence: `arxiv:<id>`, else `doi:<smallest DOI>`,
+else a hash of its title and earliest year, else a hash of its fallback key.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,6 +77,7 @@ def split_doi(doi: str | None, arxiv_id: str | None) -> tuple[str | None, str | 
     return normalise_arxiv_id(arxiv_id) if arxiv_id else None, doi
 
 
+
 @dataclass
 class Mention:
     """One document's mention of a work, with what it says about it."""
@@ -72,126 +91,266 @@ class Mention:
     # Identifies an entry that has no id and no title (for example `(2019) · Cited by 601`
     # with no DOI): such a work is only ever itself.
     fallback: str | None = None
+    line: int | None = None
 
     @property
-    def title_norm(self) -> str | None:
-        return title_norm(self.title) or None if self.title else None
+    def evidence(self) -> "Evidence":
+        norm = title_norm(self.title) or None if self.title else None
+        # The year only takes part through a title (rule 3), so only titled evidence keeps it.
+        return Evidence(self.arxiv_id, self.doi, norm, self.year if norm else None,
+                        None if (self.arxiv_id or self.doi or norm) else self.fallback)
+
+
+_SEPARATOR = "\x1f"
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What one mention states about which work it is. Equal evidence always resolves alike,
+    so resolution works on the set of distinct evidence, never on each mention."""
+
+    arxiv_id: str | None
+    doi: str | None
+    title_norm: str | None
+    year: int | None
+    fallback: str | None = None
+
+    def encode(self) -> str:
+        return _SEPARATOR.join("" if value is None else str(value) for value in
+                               (self.arxiv_id, self.doi, self.title_norm, self.year, self.fallback))
+
+    @classmethod
+    def decode(cls, text: str) -> "Evidence":
+        arxiv_id, doi, norm, year, fallback = text.split(_SEPARATOR)
+        return cls(arxiv_id or None, doi or None, norm or None, int(year) if year else None, fallback or None)
+
+    @property
+    def key(self) -> str:
+        """A short, stable name for this evidence (MENTIONS and Evidence nodes carry it)."""
+        return _digest(self.encode())
+
+    def sort_key(self) -> str:
+        return self.encode()
 
 
 @dataclass
-class Identity:
-    """The identifiers of a work, gathered from all the mentions and nodes found to be it."""
+class Work:
+    """One work of a resolution: its key, its identifiers and the evidence that is it."""
 
-    arxiv_ids: set[str] = field(default_factory=set)
-    dois: set[str] = field(default_factory=set)
-    titles: set[tuple[str, int | None]] = field(default_factory=set)
-    fallbacks: set[str] = field(default_factory=set)
+    paper_id: str
+    arxiv_id: str | None
+    dois: list[str]
+    fallback: str | None
+    evidence: list[Evidence]
 
-    @classmethod
-    def of(cls, arxiv_id: str | None, doi: str | None, norm: str | None, year: int | None,
-           fallback: str | None = None) -> "Identity":
-        return cls({arxiv_id} - {None}, {doi} - {None}, {(norm, year)} if norm else set(),
-                   {fallback} - {None})
+    @property
+    def doi(self) -> str | None:
+        return self.dois[0] if self.dois else None
 
-    def conflicts(self, other: "Identity") -> bool:
-        # The arXiv id decides first: one arXiv id is one work (and one node: arxiv_id is
-        # unique) even where DOIs disagree, as when a raw reference glues a second entry's DOI
-        # to the first one's arXiv URL. Keeping such mentions apart made the second node's
-        # arxiv_id violate the constraint and rejected the whole document.
-        if self.arxiv_ids and other.arxiv_ids:
-            return self.arxiv_ids != other.arxiv_ids
-        return bool(self.dois and other.dois and self.dois != other.dois)
 
-    def same_work(self, other: "Identity") -> bool:
-        if self.conflicts(other):
-            return False
-        if self.arxiv_ids & other.arxiv_ids or self.dois & other.dois or self.fallbacks & other.fallbacks:
-            return True
-        return any(a == b and (y is None or z is None or abs(y - z) <= 1)
-                   for a, y in self.titles for b, z in other.titles)
+class _Sets:
+    """Union-find over hashable items."""
 
-    def copy(self) -> "Identity":
-        return Identity(set(self.arxiv_ids), set(self.dois), set(self.titles), set(self.fallbacks))
+    def __init__(self) -> None:
+        self.parent: dict[Any, Any] = {}
 
-    def absorb(self, other: "Identity") -> None:
-        self.arxiv_ids |= other.arxiv_ids
-        self.dois |= other.dois
-        self.titles |= other.titles
-        self.fallbacks |= other.fallbacks
+    def add(self, item: Any) -> None:
+        self.parent.setdefault(item, item)
 
-    def new_paper_id(self) -> str:
-        """The key for a new node: readable where an id is known, a title hash otherwise."""
-        if self.arxiv_ids:
-            return f"arxiv:{min(self.arxiv_ids)}"
-        if self.dois:
-            return f"doi:{min(self.dois)}"
-        if self.titles:
-            norm, year = min(self.titles, key=lambda t: (t[0], t[1] or 0))
-            return "title:" + _digest(f"{norm}|{year or ''}")
-        return "ref:" + _digest(min(self.fallbacks))
+    def find(self, item: Any) -> Any:
+        root = item
+        while self.parent[root] != root:
+            root = self.parent[root]
+        while self.parent[item] != root:
+            self.parent[item], item = root, self.parent[item]
+        return root
+
+    def union(self, a: Any, b: Any) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            # The smaller root wins, so the result does not depend on the order of unions.
+            if _order(rb) < _order(ra):
+                ra, rb = rb, ra
+            self.parent[rb] = ra
+
+    def groups(self) -> dict[Any, list[Any]]:
+        out: dict[Any, list[Any]] = {}
+        for item in self.parent:
+            out.setdefault(self.find(item), []).append(item)
+        return out
+
+
+def _order(item: tuple) -> tuple:
+    return tuple("" if part is None else str(part) for part in item)
+
+
+def _near(years: Iterable[int], others: Iterable[int]) -> bool:
+    return any(abs(y - z) <= 1 for y in years for z in others)
+
+
+def resolve(evidence: Iterable[Evidence]) -> dict[Evidence, Work]:
+    """Partition evidence into works (the module's rules); each evidence's work."""
+    items = set(evidence)
+    # -- rules 1 and 2: identifier classes. A class is ("a", arXiv id), ("d", DOI) or ("f", fallback).
+    arxiv_of_doi: dict[str, set[str]] = {}
+    for e in items:
+        if e.arxiv_id and e.doi:
+            arxiv_of_doi.setdefault(e.doi, set()).add(e.arxiv_id)
+    class_of: dict[Evidence, tuple] = {}
+    dois_of: dict[tuple, set[str]] = {}
+    for e in items:
+        owners = arxiv_of_doi.get(e.doi, set()) if e.doi else set()
+        if e.arxiv_id:
+            cls: tuple | None = ("a", e.arxiv_id)
+            if e.doi and owners == {e.arxiv_id}:
+                dois_of.setdefault(cls, set()).add(e.doi)
+        elif e.doi:
+            cls = ("a", next(iter(owners))) if len(owners) == 1 else ("d", e.doi)
+            dois_of.setdefault(cls, set()).add(e.doi)
+        elif e.title_norm:
+            cls = None  # title-only: rules 3 and 4
+        else:
+            cls = ("f", e.fallback or "")
+        if cls is not None:
+            class_of[e] = cls
+    sets = _Sets()
+    for cls in class_of.values():
+        sets.add(cls)
+
+    def conflicting(classes: Iterable[tuple]) -> bool:
+        arxiv_ids = {c[1] for c in classes if c[0] == "a"}
+        doi_owners = {c for c in classes if c[0] == "d" or dois_of.get(c)}
+        return len(arxiv_ids) > 1 or len(doi_owners) > 1
+
+    # -- rule 3: per title, dated classes and dated title-only evidence (("y", title, year) items).
+    dated: dict[str, dict[tuple, set[int]]] = {}  # title → item → years
+    yearless: dict[str, set[tuple]] = {}  # title → classes and ("n", title) items with no year for it
+    for e in items:
+        if not e.title_norm:
+            continue
+        item = class_of.get(e) or (("y", e.title_norm, e.year) if e.year is not None else ("n", e.title_norm))
+        if e.year is not None:
+            dated.setdefault(e.title_norm, {}).setdefault(item, set()).add(e.year)
+        else:
+            yearless.setdefault(e.title_norm, set()).add(item)
+    for title in sorted(dated):
+        found = dated[title]
+        for item in found:
+            sets.add(item)
+        for component in _linked(found):
+            classes = [item for item in component if item[0] != "y"]
+            if not conflicting(classes):
+                first = min(component, key=_order)
+                for item in component:
+                    sets.union(first, item)
+                continue
+            # Contested: title-only evidence joins the one class it fits; the rest stay apart.
+            free = []
+            for item in component:
+                if item[0] != "y":
+                    continue
+                fits = [c for c in classes if _near(found[item], found[c])]
+                if len(fits) == 1:
+                    sets.union(fits[0], item)
+                else:
+                    free.append(item)
+            for group in _linked({item: found[item] for item in free}):
+                for item in group:
+                    sets.union(group[0], item)
+    # A join through one title may meet another through a second title: where the result joins
+    # two arXiv ids or two DOIs, its classes stay apart (title-only evidence follows rule 3).
+    for root, members in sets.groups().items():
+        classes = [m for m in members if m[0] != "y"]
+        if len(classes) > 1 and conflicting(classes):
+            for member in members:
+                sets.parent[member] = member
+
+    # -- rule 4: yearless titles join the one work that carries the title.
+    classes_of: dict[Any, set[tuple]] = {}  # root → the classes of its work
+    for member, root in ((m, sets.find(m)) for m in list(sets.parent)):
+        if member[0] != "y":
+            classes_of.setdefault(root, set()).add(member)
+
+    def works_with(title: str) -> set[Any]:
+        return {sets.find(item) for item in dated.get(title, {})}
+
+    for title in sorted(yearless):
+        for item in sorted((i for i in yearless[title] if i[0] != "n"), key=_order):
+            if item not in sets.parent:
+                sets.add(item)
+                classes_of[item] = {item}
+            own = sets.find(item)
+            targets = works_with(title) - {own}
+            if len(targets) == 1:
+                target = next(iter(targets))
+                joined = classes_of.get(target, set()) | classes_of.get(own, set())
+                if not conflicting(joined):
+                    sets.union(target, item)
+                    classes_of[sets.find(item)] = joined
+    for title in sorted(yearless):
+        item = ("n", title)
+        if item not in yearless[title]:
+            continue
+        carriers = works_with(title) | {sets.find(c) for c in yearless[title] if c[0] != "n"}
+        sets.add(item)
+        if len(carriers) == 1:
+            sets.union(next(iter(carriers)), item)
+
+    # -- the works
+    members_of = sets.groups()
+    evidence_of: dict[Any, list[Evidence]] = {}
+    for e in items:
+        item = class_of.get(e) or (("y", e.title_norm, e.year) if e.year is not None else ("n", e.title_norm))
+        evidence_of.setdefault(sets.find(item), []).append(e)
+    result: dict[Evidence, Work] = {}
+    for root, found in evidence_of.items():
+        classes = members_of[root]
+        arxiv_ids = sorted(c[1] for c in classes if c[0] == "a")
+        dois = sorted({d for c in classes for d in dois_of.get(c, ())})
+        fallbacks = sorted(c[1] for c in classes if c[0] == "f")
+        work = Work(_paper_id(arxiv_ids, dois, found, fallbacks), arxiv_ids[0] if arxiv_ids else None, dois,
+                    fallbacks[0] if fallbacks else None, sorted(found, key=Evidence.sort_key))
+        for e in found:
+            result[e] = work
+    return result
+
+
+def _linked(found: dict[tuple, set[int]]) -> list[list[tuple]]:
+    """Single-linkage groups of items whose years are within one, each sorted, in order."""
+    sets = _Sets()
+    ordered = sorted(found, key=_order)
+    for item in ordered:
+        sets.add(item)
+    for i, a in enumerate(ordered):
+        for b in ordered[i + 1:]:
+            if _near(found[a], found[b]):
+                sets.union(a, b)
+    return sorted((sorted(group, key=_order) for group in sets.groups().values()), key=lambda g: _order(g[0]))
+
+
+def _paper_id(arxiv_ids: list[str], dois: list[str], evidence: list[Evidence], fallbacks: list[str]) -> str:
+    if arxiv_ids:
+        return f"arxiv:{arxiv_ids[0]}"
+    if dois:
+        return f"doi:{dois[0]}"
+    titled = [e for e in evidence if e.title_norm]
+    if titled:
+        title = min(e.title_norm for e in titled)
+        years = [e.year for e in titled if e.year is not None]
+        return "title:" + _digest(f"{title}|{min(years) if years else ''}")
+    return "ref:" + _digest(min(fallbacks) if fallbacks else "")
 
 
 def _digest(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
 
 
-def mention_identity(mention: Mention) -> Identity:
-    return Identity.of(mention.arxiv_id, mention.doi, mention.title_norm, mention.year, mention.fallback)
-
-
-class WorkIndex:
-    """Works found so far, looked up by any of their identifiers (arXiv id, DOI, title, fallback).
-
-    A work that a later mention shows to be another one is absorbed into it (union-find), so
-    the index holds one identity per work and a mention needs only the number `add` gave it.
-    """
-
-    def __init__(self) -> None:
-        self.works: list[Identity | None] = []  # None: absorbed into another work
-        self._into: list[int] = []  # the work each work was absorbed into (itself while it lives)
-        self._by_key: dict[tuple[str, str], set[int]] = {}
-
-    def add(self, identity: Identity) -> int:
-        """File a mention under the work it belongs to (merging works it shows are one); its number."""
-        keys = _keys(identity)
-        found = sorted({work for key in keys for work in self._by_key.get(key, ())
-                        if self.works[work] is not None and self.works[work].same_work(identity)})
-        if not found:
-            self.works.append(identity)
-            self._into.append(len(self._into))
-            target = len(self.works) - 1
-        else:
-            target = found[0]
-            self.works[target].absorb(identity)
-            for other in found[1:]:
-                if self.works[target].conflicts(self.works[other]):
-                    continue
-                keys += _keys(self.works[other])
-                self.works[target].absorb(self.works[other])
-                self.works[other], self._into[other] = None, target
-        # The target's other keys already lead to it: only what it just gained is filed.
-        for key in keys:
-            self._by_key.setdefault(key, set()).add(target)
-        return target
-
-    def find(self, work: int) -> int:
-        """The work a number given by `add` now belongs to."""
-        while self._into[work] != work:
-            self._into[work] = self._into[self._into[work]]
-            work = self._into[work]
-        return work
-
-
-def _keys(identity: Identity) -> list[tuple[str, str]]:
-    return ([("arxiv", a) for a in identity.arxiv_ids] + [("doi", d) for d in identity.dois]
-            + [("title", t) for t, _ in identity.titles] + [("fallback", f) for f in identity.fallbacks])
-
-
-def group_mentions(mentions: list[Mention]) -> list[tuple[Identity, list[int]]]:
-    """Partition mentions into works: (identity, mention indexes), in order of first mention."""
-    index = WorkIndex()
-    added = [index.add(mention_identity(mention)) for mention in mentions]
-    members: dict[int, list[int]] = {}
-    for position, work in enumerate(added):
-        members.setdefault(index.find(work), []).append(position)
-    return [(index.works[work], positions) for work, positions in sorted(members.items())]
+def identifier_keys(evidence: Iterable[Evidence]) -> dict[str, list[str]]:
+    """The identifiers evidence can meet other evidence by: each arXiv id, DOI, title, fallback."""
+    keys: dict[str, set[str]] = {"arxiv_ids": set(), "dois": set(), "titles": set(), "fallbacks": set()}
+    for e in evidence:
+        for name, value in (("arxiv_ids", e.arxiv_id), ("dois", e.doi), ("titles", e.title_norm),
+                            ("fallbacks", e.fallback)):
+            if value:
+                keys[name].add(value)
+    return {name: sorted(values) for name, values in keys.items()}

@@ -10,6 +10,7 @@ Every scan here is linear in the length of the string.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from .models import RawFields, RawReference
@@ -41,9 +42,15 @@ _DATE_OR_PAGES = re.compile(rf", (?:(?:{_MONTH})?(?:1[89]|20)[0-9]{{2}}[a-z]?(?:
 # Where a venue ends.
 _VENUE_END = re.compile(r", (?:[0-9]|vol|pp\. )|\. (?=[A-Z])| URL ")
 _EDITORS = re.compile(r"\(eds?\.\), ")
-_ABBREVIATIONS = frozenset({"vs", "e.g", "i.e", "cf", "etc", "al", "no", "vol", "inc", "jr", "st", "dr", "fig"})
+_ABBREVIATIONS = frozenset({"vs", "e.g", "i.e", "cf", "etc", "al", "no", "vol", "inc", "jr", "st", "dr", "fig", "pp",
+                            "eds", "ed", "p"})
 # `concep- tual` → `conceptual`: a hyphen and space between lowercase letters is a line-break hyphen.
 _LINE_BREAK_HYPHEN = re.compile(r"(?<=[a-z])- (?=[a-z])")
+# Link labels left between two glued entries (`… URL https://doi.org/…. · DOI Next Author, …`).
+_GLUED_LINK_LABELS = re.compile(r"^(?:· (?:DOI|Paper page|arXiv) )+")
+_NAME_PARTICLES = frozenset({"and", "&", "et", "al.", "van", "von", "de", "der", "den", "la", "le", "du", "da", "di"})
+# Clauses that still belong to the entry after the sentence holding its year.
+_ENTRY_CLAUSES = ("URL ", "doi:", "doi ", "DOI", "arXiv", "http", "In ", "pp.", "ISBN", "Accessed", "Available")
 
 
 class _Line(NamedTuple):
@@ -176,26 +183,68 @@ def _year(text: str, urls: list[_Url]) -> int | None:
     return int(last[1]) if last else None
 
 
+def _sentence_ends(text: str, start: int, urls: list[_Url]) -> Iterator[int]:
+    """Positions of `. ` from `start` on that are not inside a URL."""
+    position = text.find(". ", start)
+    while position >= 0:
+        word = text[text.rfind(" ", 0, position) + 1 : position].lower()
+        # A URL's span ends at the space after it, so the `.` closing the sentence is its last character.
+        if word not in _ABBREVIATIONS and not any(url.start <= position < url.end - 1 for url in urls):
+            yield position
+        position = text.find(". ", position + 2)
+
+
+def _own_part(text: str, after_title: int, urls: list[_Url]) -> str:
+    """The first entry of a line that may hold several (B.8: references glued on one line).
+
+    An entry ends with the sentence that holds its year, and the `doi:` and `URL` clauses after
+    it. When what follows reads as an entry of its own (an author list, then a year), it is
+    another reference, and its identifiers are not this one's.
+    """
+    year = next((m for m in _YEAR.finditer(text, after_title)
+                 if not any(url.start <= m.start() < url.end for url in urls)), None)
+    if year is None:
+        return text
+    for end in _sentence_ends(text, year.end(), urls):
+        following = _GLUED_LINK_LABELS.sub("", text[end + 2 :])
+        if following.startswith(_ENTRY_CLAUSES):
+            continue
+        authors_end = _authors_end(following)
+        if authors_end is not None and _names(following[:authors_end]) and _YEAR.search(following, authors_end):
+            return text[: end + 1]
+        return text
+    return text
+
+
+def _names(text: str) -> bool:
+    """Whether text reads as an author list: capitalised names joined by commas and `and`."""
+    words = text.replace(",", " ").split()
+    return 0 < len(words) <= 60 and all(word[0].isupper() or word in _NAME_PARTICLES for word in words)
+
+
 def parse_raw_reference(text: str, *, orphan_fragment: bool = False) -> RawFields:
     urls = _urls(text)
     authors: list[str] = []
     title = venue = None
+    own = text
     if not orphan_fragment and (authors_end := _authors_end(text)) is not None:
         authors = _split_author_names(text[:authors_end])
         rest = text[authors_end + 2 :]
         end, follow, venue_follows = _title_end(rest)
         title = _LINE_BREAK_HYPHEN.sub("", rest[:end].strip()) or None
         venue = _venue(rest[follow:]) if venue_follows else None
+        own = _own_part(text, authors_end + 2 + end, urls)
+        urls = [url for url in urls if url.start < len(own)]
     elif orphan_fragment:
         venue = _venue(text)
     return RawFields(
         authors=authors,
         title=title,
-        year=_year(text, urls),
+        year=_year(own, urls),
         venue=venue,
         url=urls[0].url if urls else None,
-        doi=_doi(text),
-        arxiv_id=_arxiv_id(text, urls),
+        doi=_doi(own),
+        arxiv_id=_arxiv_id(own, urls),
     )
 
 

@@ -12,7 +12,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from .identity import (RANK_CARD_ITEM, RANK_RAW_REFERENCE, RANK_REFERENCE, RANK_SUBJECT, Mention,
+from .identity import (RANK_CARD_ITEM, RANK_RAW_REFERENCE, RANK_REFERENCE, RANK_SUBJECT, Evidence, Mention,
                        normalise_arxiv_id, split_doi)
 from .models import Card, CitedSource, Page, RawReference, Reference
 from .normalise import index_key, title_norm
@@ -20,6 +20,22 @@ from .values import parse_count
 
 SUBJECT = 0  # the document's own paper is always mention 0
 YEAR_WITH_SUFFIX = re.compile(r"\b((?:19|20)\d\d)([a-z])?\b")
+
+
+@dataclass
+class Unit:
+    """A document's mentions that state the same evidence: one MENTIONS relationship. Its roles
+    say what the document asserts through it, so relationships can be drawn again from the
+    units alone when identity moves them to another work."""
+
+    evidence: Evidence
+    rank: int  # of its best-ranked mention, whose properties it carries
+    properties: dict[str, Any]
+    lines: list[int]
+    subject: bool = False  # the document's own paper
+    cited: bool = False  # the document's paper cites it
+    citing: bool = False  # it cites the document's paper
+    sources: list[str] = field(default_factory=list)  # source keys of the page resolved to it
 
 
 @dataclass
@@ -39,6 +55,7 @@ class Assertions:
     claim_cites: list[dict[str, str]] = field(default_factory=list)
     checks: list[dict[str, Any]] = field(default_factory=list)
     refers_to: list[tuple[str, int]] = field(default_factory=list)  # (source_id, mention)
+    units: list[Unit] = field(default_factory=list)
 
     @property
     def paper_key(self) -> str:
@@ -57,7 +74,33 @@ def assertions_of(document: Card | Page, doc_id: str, size_bytes: int) -> Assert
         _card(document, out)
     else:
         _page(document, out)
+    out.units = _units(out)
     return out
+
+
+def _units(a: Assertions) -> list[Unit]:
+    """The document's mentions grouped by evidence, in order of first mention; each unit speaks
+    with its first best-ranked mention."""
+    units: dict[Evidence, Unit] = {}
+    unit_of: list[Unit] = []
+    for mention in a.mentions:
+        unit = units.get(evidence := mention.evidence)
+        if unit is None:
+            unit = units[evidence] = Unit(evidence, mention.rank, mention.properties, [])
+        elif mention.rank > unit.rank:
+            unit.rank, unit.properties = mention.rank, mention.properties
+        if mention.line is not None and mention.line not in unit.lines:
+            unit.lines.append(mention.line)
+        unit_of.append(unit)
+    unit_of[SUBJECT].subject = True
+    for citing, cited in a.cites:
+        if citing == SUBJECT:
+            unit_of[cited].cited = True
+        else:
+            unit_of[citing].citing = True
+    for source_id, mention in a.refers_to:
+        unit_of[mention].sources.append(source_id)
+    return list(units.values())
 
 
 # -- cards ---------------------------------------------------------------------------------
@@ -65,7 +108,7 @@ def assertions_of(document: Card | Page, doc_id: str, size_bytes: int) -> Assert
 def _card(card: Card, out: Assertions) -> None:
     out.add_mention(Mention(
         arxiv_id=normalise_arxiv_id(card.arxiv_id), doi=None, title=card.title,
-        year=card.first_posted.year if card.first_posted else None, rank=RANK_SUBJECT,
+        year=card.first_posted.year if card.first_posted else None, rank=RANK_SUBJECT, line=1,
         properties=_present(title=card.title, title_norm=title_norm(card.title),
                             year=card.first_posted.year if card.first_posted else None,
                             cited_by_count=card.cited_by_count, reference_count=card.reference_count,
@@ -76,7 +119,7 @@ def _card(card: Card, out: Assertions) -> None:
         for item in section.items if section else []:
             index = out.add_mention(Mention(
                 arxiv_id=normalise_arxiv_id(item.arxiv_id), doi=None, title=item.title, year=item.year,
-                rank=RANK_CARD_ITEM,
+                rank=RANK_CARD_ITEM, line=item.line,
                 properties=_present(title=item.title, title_norm=title_norm(item.title), year=item.year),
             ))
             out.cites.append((SUBJECT, index) if subject_cites else (index, SUBJECT))
@@ -90,7 +133,7 @@ def _page(page: Page, out: Assertions) -> None:
     arxiv_id, doi = split_doi(page.doi, page.arxiv_id)
     authors = metadata.get("Authors", [])
     out.add_mention(Mention(
-        arxiv_id=arxiv_id, doi=doi, title=page.title, year=year, rank=RANK_SUBJECT,
+        arxiv_id=arxiv_id, doi=doi, title=page.title, year=year, rank=RANK_SUBJECT, line=2,
         properties=_present(title=page.title, title_norm=title_norm(page.title), year=year,
                             venue=_first(metadata.get("Venue")), abstract=page.abstract,
                             authors=_split_authors(authors[0]) if authors else None,
@@ -100,46 +143,48 @@ def _page(page: Page, out: Assertions) -> None:
     # Each list entry is its own mention, in page order, so REFERS_TO can name the entry.
     reference_mentions = []
     for reference in page.references:
-        index = out.add_mention(_reference_mention(reference, out.path))
+        index = out.add_mention(_reference_mention(reference, out.paper_key))
         reference_mentions.append((reference, index))
         out.cites.append((SUBJECT, index))
     raw_mentions = []
     for raw in page.raw_references:
-        index = out.add_mention(_raw_mention(raw, out.path))
+        index = out.add_mention(_raw_mention(raw, out.paper_key))
         raw_mentions.append((raw, index))
         out.cites.append((SUBJECT, index))
     for citing in page.cited_by:
-        out.cites.append((out.add_mention(_reference_mention(citing, out.path)), SUBJECT))
+        out.cites.append((out.add_mention(_reference_mention(citing, out.paper_key)), SUBJECT))
     _claims(page, out, reference_mentions, raw_mentions)
 
 
-def _reference_mention(reference: Reference, path: str) -> Mention:
+def _reference_mention(reference: Reference, paper_key: str) -> Mention:
     arxiv_id, doi = split_doi(reference.doi, None)
     return Mention(
         arxiv_id=arxiv_id, doi=doi, title=reference.title, year=reference.year, rank=RANK_REFERENCE,
+        line=reference.line,
         properties=_present(title=reference.title,
                             title_norm=title_norm(reference.title) if reference.title else None,
                             year=reference.year, venue=reference.venue, authors=reference.authors or None,
                             cited_by_count=reference.cited_by_count),
         fallback=None if (arxiv_id or doi or reference.title)
-        else _fallback(path, f"{reference.authors_text} ({reference.year}) {reference.venue}"),
+        else _fallback(paper_key, f"{reference.authors_text} ({reference.year}) {reference.venue}"),
     )
 
 
-def _raw_mention(raw: RawReference, path: str) -> Mention:
+def _raw_mention(raw: RawReference, paper_key: str) -> Mention:
     arxiv_id, doi = split_doi(raw.doi, raw.arxiv_id)
     return Mention(
-        arxiv_id=arxiv_id, doi=doi, title=raw.title, year=raw.year, rank=RANK_RAW_REFERENCE,
+        arxiv_id=arxiv_id, doi=doi, title=raw.title, year=raw.year, rank=RANK_RAW_REFERENCE, line=raw.line,
         properties=_present(title=raw.title, title_norm=title_norm(raw.title) if raw.title else None,
                             year=raw.year, venue=raw.venue, authors=raw.authors or None, url=raw.url,
                             reference_text=raw.text),
-        fallback=None if (arxiv_id or doi or raw.title) else _fallback(path, raw.text),
+        fallback=None if (arxiv_id or doi or raw.title) else _fallback(paper_key, raw.text),
     )
 
 
-def _fallback(path: str, entry_text: str) -> str:
-    """Identifies an entry with no id and no title by its text, within its document only."""
-    return index_key(f"{path}|{entry_text}")
+def _fallback(paper_key: str, entry_text: str) -> str:
+    """Identifies an entry with no id and no title by its text, within the documents about one
+    paper only (so neither where the document lies nor an edit elsewhere in it changes it)."""
+    return index_key(f"{paper_key}|{entry_text}")
 
 
 def _claims(page: Page, out: Assertions, references: list[tuple[Reference, int]],
@@ -183,10 +228,11 @@ def resolve_source(source: dict[str, Any], references: list[tuple[Reference, int
                    raws: list[tuple[RawReference, int]]) -> int | None:
     """The mention of the reference entry a source key names: same first author and year.
 
-    A key's a/b/c suffix picks among that author's entries of that year: a raw entry that
-    prints the suffix itself wins; otherwise the n-th candidate in list order. When no entry
-    has the key's year, an entry one year off is taken if it is the only one (a preprint's
-    year against the published version's, as in `Szegedy et al., 2014` for a 2013 entry).
+    A key's a/b/c suffix names the entry that prints that suffix. Only where none of that
+    author's entries of that year prints a suffix does the suffix count them in list order.
+    When no entry has the key's year, the one entry a year off is taken, under the same rule
+    (a preprint's year against the published version's, as in `Szegedy et al., 2014` for a
+    2013 entry).
     """
     author = _fold(source["first_author"] or "")
     year = source["year"]
@@ -194,16 +240,19 @@ def resolve_source(source: dict[str, Any], references: list[tuple[Reference, int
         return None
     candidates = _entries_by(author, year, references, raws)
     if not candidates:
-        near = _entries_by(author, year - 1, references, raws) + _entries_by(author, year + 1, references, raws)
-        return near[0][1] if len(near) == 1 else None
+        candidates = _entries_by(author, year - 1, references, raws) + _entries_by(author, year + 1, references, raws)
+        if len(candidates) != 1:
+            return None
     suffix = source.get("year_suffix")
-    if suffix:
-        exact = [index for printed, index in candidates if printed == suffix]
-        if exact:
-            return exact[0]
-        position = ord(suffix) - ord("a")
-        return candidates[position][1] if position < len(candidates) else None
-    return candidates[0][1]
+    if not suffix:
+        return candidates[0][1]
+    exact = [index for printed, index in candidates if printed == suffix]
+    if exact:
+        return exact[0]
+    if any(printed for printed, _ in candidates):
+        return None
+    position = ord(suffix) - ord("a")
+    return candidates[position][1] if position < len(candidates) else None
 
 
 def _entries_by(author: str, year: int, references: list[tuple[Reference, int]],

@@ -1,7 +1,8 @@
 """Writing documents' assertions to Neo4j: one managed transaction per batch of documents.
 
-Inside the transaction: retract what changed documents asserted before, resolve paper
-identity against the graph (merging nodes a batch shows to be one work), then write rows
+Inside the transaction: retract the documents the batch replaces, resolve paper identity
+(`identity.resolve` over the evidence the batch brings and the evidence in the graph that it
+meets), reshape the nodes whose works changed (merged, split or re-keyed), then write rows
 with `UNWIND $rows ... MERGE` on constrained keys. The driver retries the whole function
 on transient errors, so it only reads what it writes in the same transaction.
 """
@@ -9,7 +10,7 @@ on transient errors, so it only reads what it writes in the same transaction.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -17,13 +18,15 @@ from neo4j import ManagedTransaction, Result
 
 from paperkg.statements import statement
 
-from .identity import Identity, group_mentions
-from .rows import SUBJECT, Assertions
+from .identity import Evidence, Work, identifier_keys, resolve
+from .rows import Assertions, Unit
 
 T = TypeVar("T")
 ROWS_PER_STATEMENT = 5000
-# What paper_candidates gives of each node, after `work` and `how`.
-CANDIDATE_COLUMNS = ("paper_id", "arxiv_id", "doi", "title_norm", "year", "fallback")
+# A Paper's identifiers come from resolution, never from the fold of its statements.
+IDENTITY_PROPERTIES = ("paper_id", "arxiv_id", "doi", "dois", "fallback", "title_lower")
+# What a MENTIONS relationship says about the mention itself rather than about the work.
+UNIT_PROPERTIES = ("rank", "key", "evidence", "lines", "subject", "cited", "citing", "sources")
 
 
 class Rows(list):
@@ -42,50 +45,66 @@ def chunks(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
 
 @dataclass(frozen=True)
 class Pending:
-    """A document to write, and whether an earlier version of it is in the graph."""
+    """A document to write."""
 
     assertions: Assertions
-    changed: bool
 
 
 @dataclass(frozen=True)
 class Batch:
-    """Documents to write in one transaction, with what is known of them before it: which of
-    their mentions are one work (in order of first mention) and the keys to look those works
-    up by. Preparing it needs no graph, so it is done while the previous batch is written."""
+    """Documents to write in one transaction, with the distinct evidence of their mentions.
+    Preparing it needs no graph, so it is done while the previous batch is written."""
 
     documents: list[Pending]
-    works: list[tuple[Identity, list[int]]]
-    lookup: dict[str, list[dict[str, Any]]]
+    evidence: list[Evidence]
+
+
+@dataclass
+class BatchResult:
+    counts: dict[str, Counter]  # rows written per document
+    merged: int = 0  # nodes that became part of another work's node
+    split: int = 0  # nodes whose evidence went to several works
 
 
 def prepare_batch(documents: Sequence[Pending]) -> Batch:
-    works = group_mentions([mention for pending in documents for mention in pending.assertions.mentions])
-    return Batch(list(documents), works, _candidate_keys([identity for identity, _ in works]))
+    evidence = {unit.evidence for pending in documents for unit in pending.assertions.units}
+    return Batch(list(documents), sorted(evidence, key=Evidence.sort_key))
 
 
-def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str) -> dict[str, Counter]:
-    """Write a batch of documents; returns the rows written per document."""
-    touched: set[str] = set()  # papers whose properties must be folded again
-    for pending in batch.documents:
-        if pending.changed:
-            touched |= retract_document(tx, pending.assertions.doc_id)
+def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str) -> BatchResult:
+    """Write a batch of documents."""
     documents = [p.assertions for p in batch.documents]
-    paper_of, survivors, withheld = _resolve_papers(tx, batch)
-    touched |= survivors  # a merge moved statements onto them
+    resolution = resolve_in_graph(tx, batch.evidence, set(), set())
+    touched = set(resolution.reshaped)  # papers whose statements changed: their properties are folded again
     # From here on no statement waits for the one before it: the server runs each while the
     # client builds and sends the next one's rows. Only write_papers' result is read back.
     _send(tx, "write_document", [document_row(a) for a in documents], run_id=run_id)
-    rows, counts = batch_rows(documents, paper_of, withheld)
+    rows, counts = batch_rows(documents, resolution.paper_of)
     paper_rows = rows.pop("write_papers")
     written = _send(tx, "write_papers", paper_rows)
+    _send(tx, "write_identity", resolution.identity_rows())
     for name, all_rows in rows.items():
         _send(tx, name, all_rows)
     contested = {record["paper_id"]: record["contested_keys"] for result in written for record in result}
     refold_papers(tx, touched)
     _send(tx, "refold_contested", [_contested_row(row, contested[row["paper_id"]]) for row in paper_rows
                                    if row["paper_id"] in contested and row["paper_id"] not in touched])
-    return counts
+    return BatchResult(counts, resolution.merged, resolution.split)
+
+
+def retract_documents(tx: ManagedTransaction, doc_ids: Sequence[str]) -> BatchResult:
+    """Withdraw documents: what only they asserted goes, merges they showed included (the
+    works they touched are resolved again without them)."""
+    touched: set[str] = set()
+    removed: set[Evidence] = set()
+    for doc_id in doc_ids:
+        papers, gone = retract_document(tx, doc_id)
+        touched |= papers
+        removed |= gone
+    resolution = resolve_in_graph(tx, [], touched, removed)
+    _send(tx, "write_identity", resolution.identity_rows())
+    refold_papers(tx, touched | resolution.reshaped)
+    return BatchResult({}, resolution.merged, resolution.split)
 
 
 def document_row(a: Assertions) -> dict[str, Any]:
@@ -93,32 +112,43 @@ def document_row(a: Assertions) -> dict[str, Any]:
             "paper_key": a.paper_key, "warnings": a.warnings}
 
 
-def batch_rows(documents: Sequence[Assertions], paper_of: Callable[[int, int], str],
-               withheld: set[tuple[str, str]] = frozenset()
+def unit_row(unit: Unit) -> dict[str, Any]:
+    """What a MENTIONS relationship says about its mentions (UNIT_PROPERTIES but the rank)."""
+    row: dict[str, Any] = {"key": unit.evidence.key, "evidence": unit.evidence.encode(), "lines": unit.lines,
+                           "subject": unit.subject, "cited": unit.cited, "citing": unit.citing}
+    if unit.sources:
+        row["sources"] = unit.sources
+    return row
+
+
+def batch_rows(documents: Sequence[Assertions], paper_of: Callable[[Evidence], str]
                ) -> tuple[dict[str, list[dict[str, Any]]], dict[str, Counter]]:
-    """The rows of each write statement for documents whose mentions are resolved to papers
-    (``paper_of(document number, mention index)``), and the rows per document. A (paper_id,
-    DOI) pair in `withheld` is a DOI another paper holds: that paper's rows leave it out."""
+    """The rows of each write statement for documents whose evidence is resolved to papers,
+    and the rows per document."""
     counts: dict[str, Counter] = {}
     papers: list[dict[str, Any]] = []
     cites: dict[tuple[str, str], list[str]] = {}
     rows: dict[str, list[dict[str, Any]]] = {name: [] for name in (
         "write_claims", "write_sources", "write_claim_cites", "write_checks", "write_refers_to")}
-    for doc_number, a in enumerate(documents):
-        pid = [paper_of(doc_number, m) for m in range(len(a.mentions))]
-        doc_papers = _paper_rows(a, pid, withheld)
-        doc_cites = sorted({(pid[x], pid[y]) for x, y in a.cites if pid[x] != pid[y]})
+    for a in documents:
+        pid = [paper_of(unit.evidence) for unit in a.units]
+        subject = pid[0]  # the first unit holds the document's own paper
+        doc_papers = [{"paper_id": paper_id, "mention": {"doc_id": a.doc_id, "rank": unit.rank,
+                                                          "properties": unit.properties, "unit": unit_row(unit)}}
+                      for unit, paper_id in zip(a.units, pid)]
+        doc_cites = sorted({(subject, paper_id) for unit, paper_id in zip(a.units, pid) if unit.cited}
+                           | {(paper_id, subject) for unit, paper_id in zip(a.units, pid) if unit.citing}
+                           - {(paper_id, paper_id) for paper_id in pid})
         doc_rows = {
-            "write_claims": [dict(row, paper_id=pid[SUBJECT], doc_id=a.doc_id) for row in a.claims],
+            "write_claims": [dict(row, paper_id=subject, doc_id=a.doc_id) for row in a.claims],
             "write_sources": [dict(row, doc_id=a.doc_id) for row in a.sources],
             "write_claim_cites": [dict(row, doc_id=a.doc_id) for row in a.claim_cites],
             "write_checks": [dict(row, doc_id=a.doc_id) for row in a.checks],
-            "write_refers_to": sorted(({"source_id": s, "paper_id": pid[m], "doc_id": a.doc_id}
-                                       for s, m in a.refers_to), key=lambda row: row["source_id"]),
+            "write_refers_to": sorted(({"source_id": source_id, "paper_id": paper_id, "doc_id": a.doc_id}
+                                       for unit, paper_id in zip(a.units, pid) for source_id in unit.sources),
+                                      key=lambda row: row["source_id"]),
         }
-        counts[a.doc_id] = Counter({"papers": len(doc_papers), "paper_cites": len(doc_cites)})
-        if withheld_here := sum(row.pop("withheld") for row in doc_papers):
-            counts[a.doc_id]["dois_withheld"] = withheld_here
+        counts[a.doc_id] = Counter({"papers": len(set(pid)), "paper_cites": len(doc_cites)})
         counts[a.doc_id].update({name.removeprefix("write_"): len(r) for name, r in doc_rows.items()})
         papers.extend(doc_papers)
         for pair in doc_cites:
@@ -134,51 +164,60 @@ def batch_rows(documents: Sequence[Assertions], paper_of: Callable[[int, int], s
 
 
 def _combine_paper_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One row per paper with each document's statement about it, and their fold."""
+    """One row per paper with each statement about it (a document's unit), and their fold."""
     combined: dict[str, dict[str, Any]] = {}
     for row in rows:
-        mention = {"doc_id": row["doc_id"], "rank": row["rank"], "properties": row["properties"]}
-        combined.setdefault(row["paper_id"], {"paper_id": row["paper_id"], "mentions": []})["mentions"].append(mention)
-    for paper_id, row in combined.items():
+        combined.setdefault(row["paper_id"], {"paper_id": row["paper_id"], "mentions": []})["mentions"].append(
+            row["mention"])
+    for row in combined.values():
         # One statement is its own fold; sent once, it keeps the rows (and their packing) small.
         row["folded"] = None
         if len(row["mentions"]) > 1:
-            folded: dict[str, tuple[int, str, Any]] = {}
+            folded: dict[str, tuple[tuple, Any]] = {}
             for mention in row["mentions"]:
                 fold(folded, mention)
-            row["folded"] = {key: value for key, (_, _, value) in folded.items()}
+            row["folded"] = {key: value for key, (_, value) in folded.items()}
     return list(combined.values())
 
 
-def fold(properties: dict[str, tuple[int, str, Any]], mention: dict[str, Any]) -> None:
+def _outranks(rank: int, doc_id: str, key: str, held: tuple) -> bool:
+    return rank > held[0] or (rank == held[0] and (doc_id, key) < (held[1], held[2]))
+
+
+def fold(properties: dict[str, tuple[tuple, Any]], mention: dict[str, Any]) -> None:
     """refold_papers, one statement at a time: per property the best rank wins, then the lower
-    document id. `properties` maps each property to (rank, doc_id, value) of its winner."""
-    rank, doc_id = mention["rank"], mention["doc_id"]
-    for key, value in mention["properties"].items():
-        held = properties.get(key)
-        if held is None or rank > held[0] or (rank == held[0] and doc_id < held[1]):
-            properties[key] = (rank, doc_id, value)
+    document id, then the lower unit key. `properties` maps each property to
+    ((rank, doc_id, key), value) of its winner."""
+    rank, doc_id, key = mention["rank"], mention["doc_id"], mention["unit"]["key"]
+    for name, value in mention["properties"].items():
+        held = properties.get(name)
+        if held is None or _outranks(rank, doc_id, key, held[0]):
+            properties[name] = ((rank, doc_id, key), value)
 
 
-def retract_document(tx: ManagedTransaction, doc_id: str) -> set[str]:
-    """Withdraw what a document asserted; returns the papers that remain and need refolding."""
-    return {record["paper_id"] for record in tx.run(statement("retract_document"), doc_id=doc_id)}
+def retract_document(tx: ManagedTransaction, doc_id: str) -> tuple[set[str], set[Evidence]]:
+    """Withdraw what a document asserted: the papers that remain and need refolding, and the
+    evidence no other document states any more (its Evidence nodes are gone)."""
+    record = tx.run(statement("retract_document"), doc_id=doc_id).single(strict=True)
+    gone = [Evidence.decode(text) for text in record["gone"]]
+    return set(record["paper_ids"]), set(gone)
 
 
 def refold_papers(tx: ManagedTransaction, paper_ids: set[str]) -> None:
     """Fold every property of `paper_ids` again."""
     for part in chunks(sorted(paper_ids), ROWS_PER_STATEMENT):
-        tx.run(statement("refold_papers"), paper_ids=Rows(part)).consume()
+        tx.run(statement("refold_papers"), paper_ids=Rows(part), kept=list(IDENTITY_PROPERTIES),
+               unit_properties=list(UNIT_PROPERTIES)).consume()
 
 
 def _contested_row(row: dict[str, Any], keys: list[str]) -> dict[str, Any]:
     """refold_contested's row for a paper of write_papers: the batch's best statement of each key."""
-    best: dict[str, tuple[int, str, Any]] = {}
+    best: dict[str, tuple[tuple, Any]] = {}
     for mention in row["mentions"]:
         fold(best, mention)
     return {"paper_id": row["paper_id"], "keys": [
-        {"key": key, "rank": rank, "doc_id": doc_id, "value": value}
-        for key, (rank, doc_id, value) in best.items() if key in keys]}
+        {"key": name, "rank": rank, "doc_id": doc_id, "unit": unit_key, "value": value}
+        for name, ((rank, doc_id, unit_key), value) in best.items() if name in keys]}
 
 
 def _send(tx: ManagedTransaction, name: str, rows: list[dict[str, Any]], **parameters: Any) -> list[Result]:
@@ -188,110 +227,97 @@ def _send(tx: ManagedTransaction, name: str, rows: list[dict[str, Any]], **param
     return [tx.run(statement(name), rows=Rows(part), **parameters) for part in chunks(rows, ROWS_PER_STATEMENT)]
 
 
-def _paper_rows(a: Assertions, pid: list[str], withheld: set[tuple[str, str]]) -> list[dict[str, Any]]:
-    """One row per work the document mentions: its best-ranked mention speaks for the document,
-    with the identifiers any of its mentions of the work carry (but a withheld DOI)."""
-    by_paper: dict[str, list[int]] = {}
-    for index, paper_id in enumerate(pid):
-        by_paper.setdefault(paper_id, []).append(index)
-    rows = []
-    for paper_id, indexes in by_paper.items():
-        same = [a.mentions[i] for i in indexes]
-        best = max(same, key=lambda mention: mention.rank)  # the first of the best, in document order
-        properties = dict(best.properties)
-        for key in ("arxiv_id", "doi", "fallback"):
-            if value := next((getattr(m, key) for m in same if getattr(m, key)), None):
-                properties[key] = value
-        dropped = (paper_id, properties.get("doi")) in withheld
-        if dropped:
-            del properties["doi"]
-        rows.append({"doc_id": a.doc_id, "paper_id": paper_id, "rank": best.rank, "properties": properties,
-                     "withheld": dropped})
-    return rows
+# -- identity against the graph ---------------------------------------------------------------
+
+@dataclass
+class GraphResolution:
+    """Where a batch's evidence belongs, and what became of the nodes it met."""
+
+    known: dict[str, str]  # evidence key → paper_id, for evidence whose work did not change
+    works: dict[Evidence, Work]  # the region's evidence, resolved anew
+    reshaped: set[str]  # papers that gained or lost evidence of other nodes
+    merged: int = 0
+    split: int = 0
+
+    def paper_of(self, evidence: Evidence) -> str:
+        work = self.works.get(evidence)
+        return work.paper_id if work is not None else self.known[evidence.key]
+
+    def identity_rows(self) -> list[dict[str, Any]]:
+        works = {work.paper_id: work for work in self.works.values()}
+        return [{"paper_id": work.paper_id, "arxiv_id": work.arxiv_id, "doi": work.doi, "dois": work.dois or None,
+                 "fallback": work.fallback,
+                 "evidence": [{"key": e.key, "arxiv_id": e.arxiv_id, "doi": e.doi, "title_norm": e.title_norm,
+                               "year": e.year, "fallback": e.fallback} for e in work.evidence]}
+                for _, work in sorted(works.items())]
 
 
-def _resolve_papers(tx: ManagedTransaction, batch: Batch
-                    ) -> tuple[Callable[[int, int], str], set[str], set[tuple[str, str]]]:
-    """The paper_id of every (document number, mention index), the nodes that absorbed
-    others (merges nodes found to be one work), and the DOIs papers must leave out.
+def resolve_in_graph(tx: ManagedTransaction, evidence: Sequence[Evidence], touched: set[str],
+                     removed: set[Evidence]) -> GraphResolution:
+    """Resolve the batch's evidence with the graph's: equal evidence already in the graph stays
+    where it is unless new evidence meets its work; the rest is resolved with every piece of
+    evidence it is connected to by an identifier (arXiv id, DOI, title, fallback), so the works
+    are those `resolve` finds over all the documents at once. Nodes whose works changed are
+    reshaped here, before the batch's rows are written."""
+    known: dict[str, str] = {}
+    for part in chunks([e.key for e in evidence], ROWS_PER_STATEMENT):
+        known.update(tx.run(statement("evidence_papers"), keys=Rows(part)).single(strict=True)["found"])
+    new = [e for e in evidence if e.key not in known]
+    region = _region(tx, new + sorted(removed, key=Evidence.sort_key), touched)
+    works = resolve(set(new) | {e for found in region.values() for e in found})
+    resolution = GraphResolution(known, works, set())
+    _reshape(tx, region, resolution)
+    return resolution
 
-    Two works can share a DOI yet be two works: a raw reference that glues the next entry's
-    DOI to its own arXiv id. The DOI is unique in the graph, so the paper that had it first
-    (in the graph, then in the batch) keeps it; writing it twice would reject the document."""
-    flat = [(doc, index) for doc, pending in enumerate(batch.documents)
-            for index in range(len(pending.assertions.mentions))]
-    found = _candidates(tx, batch.lookup)
-    survivor: dict[str, str] = {}  # existing paper_id → the paper_id it now belongs to
+
+def _region(tx: ManagedTransaction, seeds: list[Evidence], papers: set[str]) -> dict[str, set[Evidence]]:
+    """The papers whose evidence is connected to the seeds (or which are named), with it."""
+    region: dict[str, set[Evidence]] = {}
+    asked = {name: set() for name in ("arxiv_ids", "dois", "titles", "fallbacks")}
+    keys = identifier_keys(seeds)
+    named = sorted(papers)
+    while named or any(keys.values()):
+        for name, values in keys.items():
+            asked[name].update(values)
+        found = tx.run(statement("evidence_region"), paper_ids=Rows(named),
+                       **{name: Rows(values) for name, values in keys.items()}).single(strict=True)["found"]
+        fresh = [Evidence(*fields) for paper_id, evidence in found if paper_id not in region
+                 for fields in evidence if any(fields)]
+        for paper_id, evidence in found:
+            region.setdefault(paper_id, set()).update(Evidence(*fields) for fields in evidence if any(fields))
+        keys = {name: sorted(set(values) - asked[name]) for name, values in identifier_keys(fresh).items()}
+        named = []
+    return region
+
+
+def _reshape(tx: ManagedTransaction, region: dict[str, set[Evidence]], resolution: GraphResolution) -> None:
+    """Move the region's nodes to the works resolution found: a node whose evidence is now all
+    another work's merges into that work's node (created when new); a node whose evidence is
+    now several works' is split, its mentions moving by evidence and the relationships its
+    documents assert drawn again from them."""
     merges: list[dict[str, str]] = []
-    assigned: list[str] = []
-    holders: dict[str, str] = {}  # DOI → the paper that keeps it
-    withheld: set[tuple[str, str]] = set()
-    for number, (prepared, _) in enumerate(batch.works):
-        identity = prepared
-        targets = []
-        for node in found.get(number, []):
-            node_identity = Identity.of(node["arxiv_id"], node["doi"], node["title_norm"], node["year"],
-                                        node["fallback"])
-            if identity.same_work(node_identity):
-                if identity is prepared:  # the batch stays as prepared: the driver may run this again
-                    identity = prepared.copy()
-                identity.absorb(node_identity)
-                targets.append(_follow(survivor, node["paper_id"]))
-            elif node["doi"] in identity.dois:
-                holders.setdefault(node["doi"], node["paper_id"])
-        paper_id = targets[0] if targets else _follow(survivor, identity.new_paper_id())
-        for doi in sorted(identity.dois):
-            if holders.setdefault(doi, paper_id) != paper_id:
-                withheld.add((paper_id, doi))
-        for other in dict.fromkeys(targets[1:]):
-            if other != paper_id:
-                merges.append({"keep": paper_id, "gone": other})
-                survivor[other] = paper_id
-        survivor[paper_id] = paper_id
-        assigned.append(paper_id)
+    moves: list[dict[str, str]] = []
+    for paper_id, found in sorted(region.items()):
+        targets = {resolution.works[e].paper_id for e in found}
+        if targets == {paper_id}:
+            continue
+        if len(targets) == 1:
+            merges.append({"keep": next(iter(targets)), "gone": paper_id})
+        else:
+            moves += [{"from": paper_id, "key": e.key, "to": resolution.works[e].paper_id}
+                      for e in sorted(found, key=Evidence.sort_key) if resolution.works[e].paper_id != paper_id]
+    if not merges and not moves:
+        return
+    reshaped = {row["keep"] for row in merges} | {row["from"] for row in moves} | {row["to"] for row in moves}
+    changed = sorted(reshaped | {row["gone"] for row in merges})
+    tx.run(statement("clear_identity"), paper_ids=changed).consume()
+    tx.run(statement("ensure_papers"), paper_ids=sorted(reshaped)).consume()
     if merges:
         tx.run(statement("merge_papers"), pairs=merges).consume()
-    result = {}
-    for number, (_, members) in enumerate(batch.works):
-        for member in members:
-            result[flat[member]] = _follow(survivor, assigned[number])
-    return ((lambda doc, index: result[(doc, index)]), {_follow(survivor, pair["keep"]) for pair in merges},
-            {(_follow(survivor, paper_id), doi) for paper_id, doi in withheld})
-
-
-def _follow(survivor: dict[str, str], paper_id: str) -> str:
-    while survivor.get(paper_id, paper_id) != paper_id:
-        paper_id = survivor[paper_id]
-    return paper_id
-
-
-def _candidate_keys(works: list[Identity]) -> dict[str, list[dict[str, Any]]]:
-    """paper_candidates' parameters: each identifier of each work, with the work's number."""
-    keys: dict[str, list[dict[str, Any]]] = {"arxiv_ids": [], "dois": [], "titles": [], "fallbacks": []}
-    for work, identity in enumerate(works):
-        keys["arxiv_ids"] += [{"work": work, "value": value} for value in sorted(identity.arxiv_ids)]
-        keys["dois"] += [{"work": work, "value": value} for value in sorted(identity.dois)]
-        keys["titles"] += [{"work": work, "value": norm, "year": year, "identified": bool(identity.arxiv_ids)}
-                           for norm, year in sorted(identity.titles, key=str)]
-        keys["fallbacks"] += [{"work": work, "value": value} for value in sorted(identity.fallbacks)]
-    return {name: Rows(values) for name, values in keys.items()}
-
-
-def _candidates(tx: ManagedTransaction, lookup: dict[str, list[dict[str, Any]]]) -> dict[int, list[dict[str, Any]]]:
-    """The existing nodes each work may be, by work number: each node once, best match first
-    (arXiv id, DOI, title, fallback; then paper_id)."""
-    best: dict[int, dict[str, tuple[int, dict[str, Any]]]] = {}
-    for work, how, *identifiers in tx.run(statement("paper_candidates"), **lookup).single(strict=True)["found"]:
-        node = dict(zip(CANDIDATE_COLUMNS, identifiers))
-        known = best.setdefault(work, {}).get(node["paper_id"])
-        if known is None or how < known[0]:
-            best[work][node["paper_id"]] = (how, node)
-    return {work: [node for _, node in sorted(nodes.values(), key=lambda found: (found[0], found[1]["paper_id"]))]
-            for work, nodes in best.items()}
-
-
-def count_rows(counts: Iterable[Counter]) -> Counter:
-    total: Counter = Counter()
-    for count in counts:
-        total.update(count)
-    return total
+    if moves:
+        tx.run(statement("move_mentions"), moves=moves).consume()
+        split = sorted({row["from"] for row in moves} | {row["to"] for row in moves})
+        tx.run(statement("redraw_relationships"), paper_ids=split).consume()
+    resolution.reshaped = reshaped - {row["gone"] for row in merges}
+    resolution.merged = len(merges)
+    resolution.split = len({row["from"] for row in moves})

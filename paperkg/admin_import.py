@@ -174,7 +174,7 @@ def finish_import(kb: KnowledgeBase) -> None:
 def _first_pass(files: list[Path], spool: IO[bytes], summary: ExportSummary, max_bytes: int) -> WorkIndex:
     works = WorkIndex()
     for path in files:
-        result, assertions = read_document(path, {}, max_bytes)
+        result, assertions = read_document(path, max_bytes)
         if assertions is None:
             summary.rejected.append(result.error or result.path)
             continue

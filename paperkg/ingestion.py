@@ -28,7 +28,7 @@ from tqdm import tqdm
 from .db import ConnectionFailed, KnowledgeBase, first_line
 from .ingest import ParseError, parse_bytes
 from .ingest.rows import Assertions, assertions_of
-from .ingest.write import Batch, Pending, chunks, prepare_batch, refold_papers, retract_document, write_batch
+from .ingest.write import Batch, BatchResult, Pending, chunks, prepare_batch, retract_documents, write_batch
 from .lock import IngestLock
 from .schema import apply_schema
 from .statements import statement
@@ -46,6 +46,7 @@ FULL_COLLECTION_EVERY = 100  # batches; see _collected_per_batch
 class DocumentResult:
     path: str
     status: str  # new | changed | unchanged | rejected | retracted (its file is gone; sync only)
+    doc_id: str | None = None  # the SHA-256 of its content: a document is its content, wherever it lies
     error: str | None = None
     line: int | None = None
     counts: dict[str, int] = field(default_factory=dict)
@@ -58,6 +59,7 @@ class RunReport:
     started_at: str
     ended_at: str | None = None
     documents: list[DocumentResult] = field(default_factory=list)
+    identity: Counter = field(default_factory=Counter)  # nodes merged into others, nodes split
 
     @property
     def totals(self) -> dict[str, int]:
@@ -80,6 +82,7 @@ class RunReport:
     def to_dict(self) -> dict[str, Any]:
         return {"run_id": self.run_id, "started_at": self.started_at, "ended_at": self.ended_at,
                 "totals": self.totals, "rows_written": self.rows_written,
+                "identity": {"merged": self.identity["merged"], "split": self.identity["split"]},
                 "documents": [asdict(document) for document in self.documents]}
 
 
@@ -125,9 +128,21 @@ def ingest_paths(kb: KnowledgeBase, paths: Iterable[str | os.PathLike], *, progr
     apply_schema(kb)
     with IngestLock(kb, wait=lock_wait) as lock:
         report = RunReport(run_id=str(uuid.uuid4()), started_at=_now())
-        _ingest_files(kb, files, report, lock, progress, docs_per_transaction, max_bytes)
+        found = _Found()
+        _ingest_files(kb, files, report, lock, progress, docs_per_transaction, max_bytes, found)
+        stale = found.replaced - found.seen
         if prune:
-            _retract_missing(kb, [path.resolve() for path in paths if path.is_dir()], set(files), report)
+            gone: set[str] = set()
+            for directory in (path.resolve() for path in paths if path.is_dir()):
+                gone.update(kb.cypher(statement("documents_under"), prefix=f"{directory}{os.sep}")[0]["doc_ids"])
+            gone -= found.seen | stale
+            report.documents.extend(DocumentResult(path, "retracted", doc_id=doc_id)
+                                    for doc_id, path in sorted(found.paths_of(kb, gone).items()))
+            stale |= gone
+        _retract(kb, sorted(stale), report)
+        if found.moved:
+            kb.execute(statement("update_document_paths"), rows=[{"doc_id": doc_id, "path": path}
+                                                                   for doc_id, path in sorted(found.moved.items())])
         report.ended_at = _now()
         kb.execute(statement("record_run"), run_id=report.run_id, properties={
             "started_at": report.started_at, "ended_at": report.ended_at, **report.totals})
@@ -141,29 +156,36 @@ def sync_directory(kb: KnowledgeBase, directory: str | os.PathLike, **options) -
     return ingest_paths(kb, [directory], prune=True, **options)
 
 
-def _retract_missing(kb: KnowledgeBase, directories: list[Path], present: set[Path], report: RunReport) -> None:
-    for directory in directories:
-        for row in kb.cypher(statement("documents_under"), prefix=f"{directory}{os.sep}"):
-            if Path(row["doc_id"]) in present:
-                continue
-            with kb.driver.session(database=kb.database) as session:
-                session.execute_write(_retract_document, row["doc_id"])
-            report.documents.append(DocumentResult(row["doc_id"], "retracted"))
+@dataclass
+class _Found:
+    """What a run learnt of the documents it read, for what it does after writing them."""
+
+    seen: set[str] = field(default_factory=set)  # doc_ids of the files read (new, changed, unchanged)
+    replaced: set[str] = field(default_factory=set)  # documents last ingested from a path that now holds another
+    moved: dict[str, str] = field(default_factory=dict)  # doc_id → the path it lies at now
+
+    @staticmethod
+    def paths_of(kb: KnowledgeBase, doc_ids: set[str]) -> dict[str, str]:
+        rows = kb.cypher(statement("documents_known"), doc_ids=sorted(doc_ids), paths=[])[0]["found"]
+        return {doc_id: path for doc_id, path in rows}
 
 
-def _retract_document(tx, doc_id: str) -> None:
-    refold_papers(tx, retract_document(tx, doc_id))
-    tx.run(statement("delete_document"), doc_id=doc_id).consume()
+def _retract(kb: KnowledgeBase, doc_ids: list[str], report: RunReport) -> None:
+    """Withdraw documents that are no longer in the corpus, a batch of them per transaction."""
+    for part in chunks(doc_ids, DOCS_PER_TRANSACTION):
+        with kb.driver.session(database=kb.database) as session:
+            result: BatchResult = session.execute_write(retract_documents, part)
+        report.identity.update({"merged": result.merged, "split": result.split})
 
 
 def _ingest_files(kb: KnowledgeBase, files: list[Path], report: RunReport, lock: IngestLock, progress: bool,
-                  docs_per_transaction: int, max_bytes: int) -> None:
+                  docs_per_transaction: int, max_bytes: int, found: _Found) -> None:
     bar = tqdm(total=len(files), unit="doc", desc="ingest", disable=not progress, file=sys.stderr)
     try:
         with _collected_per_batch() as collect:
-            for results, batch in _read_batches(kb, files, max_bytes, docs_per_transaction):
+            for results, batch in _read_batches(kb, files, max_bytes, docs_per_transaction, found):
                 report.documents.extend(results)
-                _write(kb, batch, {result.path: result for result in results}, report.run_id)
+                _write(kb, batch, {result.path: result for result in results}, report)
                 collect()
                 bar.update(len(results))
                 lock.heartbeat()
@@ -197,8 +219,8 @@ def _collected_per_batch() -> Iterator[Callable[[], None]]:
             gc.enable()
 
 
-def _read_batches(kb: KnowledgeBase, files: list[Path], max_bytes: int, docs_per_transaction: int
-                  ) -> Iterator[tuple[list[DocumentResult], Batch]]:
+def _read_batches(kb: KnowledgeBase, files: list[Path], max_bytes: int, docs_per_transaction: int,
+                  found: _Found) -> Iterator[tuple[list[DocumentResult], Batch]]:
     """read_document for each file, in order, in batches prepared for writing (with the
     results of the documents read for them), by a thread that stays one batch ahead: the
     next batch is parsed and prepared while the server writes this one (the driver releases
@@ -222,15 +244,26 @@ def _read_batches(kb: KnowledgeBase, files: list[Path], max_bytes: int, docs_per
             if not wait_for_room():
                 return
             for part in chunks(files, HASH_LOOKUP_BATCH):
-                known = {row["doc_id"]: row["sha256"]
-                         for row in kb.cypher(statement("document_hashes"), doc_ids=[str(p) for p in part])}
-                for path in part:
+                digests = [_file_digest(path) for path in part]
+                rows = kb.cypher(statement("documents_known"), doc_ids=[d for d in digests if d],
+                                 paths=[str(path) for path in part])[0]["found"]
+                known = {doc_id: path for doc_id, path in rows}
+                held = {}  # path → the documents last ingested from it
+                for doc_id, path in rows:
+                    held.setdefault(path, set()).add(doc_id)
+                for path, digest in zip(part, digests):
                     if stop.is_set():
                         return
-                    result, assertions = read_document(path, known, max_bytes)
+                    result, assertions = read_document(path, max_bytes, set(known) if digest else set(),
+                                                       replacing=str(path) in held)
                     results.append(result)
+                    if result.doc_id and result.status != "rejected":
+                        found.seen.add(result.doc_id)
+                        found.replaced |= held.get(str(path), set()) - {result.doc_id}
+                        if result.status == "unchanged" and known.get(result.doc_id) != str(path):
+                            found.moved[result.doc_id] = str(path)
                     if assertions is not None:
-                        pending.append(Pending(assertions, changed=result.status == "changed"))
+                        pending.append(Pending(assertions))
                         size += assertions.size_bytes
                     # A batch also ends after as many results as one hash lookup, so that a run
                     # of unchanged documents still moves the progress bar.
@@ -259,51 +292,63 @@ def _read_batches(kb: KnowledgeBase, files: list[Path], max_bytes: int, docs_per
         reader.join()
 
 
-def read_document(path: Path, known: dict[str, str], max_bytes: int) -> tuple[DocumentResult, Assertions | None]:
+def _file_digest(path: Path) -> str | None:
+    """The SHA-256 of a file's content, read in chunks (None when it cannot be read)."""
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.file_digest(handle, "sha256").hexdigest()
+    except OSError:
+        return None
+
+
+def read_document(path: Path, max_bytes: int, known: set[str] = frozenset(), replacing: bool = False
+                  ) -> tuple[DocumentResult, Assertions | None]:
     """Read, hash and parse one file: its result, and what it asserts unless it is unchanged
-    (its hash is `known`) or rejected."""
-    doc_id = str(path)
+    (its content hash is a `known` document, wherever that lay) or rejected. `replacing`: the
+    path held another document before (the result is "changed")."""
+    name = str(path)
     try:
         size = path.stat().st_size
         if size > max_bytes:
-            raise ParseError(doc_id, None, f"document is {size:,} bytes, over the limit of {max_bytes:,}")
+            raise ParseError(name, None, f"document is {size:,} bytes, over the limit of {max_bytes:,}")
         data = path.read_bytes()
     except OSError as exc:
-        return DocumentResult(doc_id, "rejected", error=f"{doc_id}: cannot read: {exc.strerror}"), None
+        return DocumentResult(name, "rejected", error=f"{name}: cannot read: {exc.strerror}"), None
     except ParseError as exc:
-        return DocumentResult(doc_id, "rejected", error=str(exc), line=exc.line), None
-    digest = hashlib.sha256(data).hexdigest()
-    if known.get(doc_id) == digest:
-        return DocumentResult(doc_id, "unchanged"), None
-    status = "changed" if doc_id in known else "new"
+        return DocumentResult(name, "rejected", error=str(exc), line=exc.line), None
+    doc_id = hashlib.sha256(data).hexdigest()
+    if doc_id in known:
+        return DocumentResult(name, "unchanged", doc_id=doc_id), None
+    status = "changed" if replacing else "new"
     try:
-        document = parse_bytes(data, doc_id)
+        document = parse_bytes(data, name)
     except ParseError as exc:
-        return DocumentResult(doc_id, "rejected", error=str(exc), line=exc.line), None
+        return DocumentResult(name, "rejected", doc_id=doc_id, error=str(exc), line=exc.line), None
     assertions = assertions_of(document, doc_id=doc_id, size_bytes=len(data))
-    return DocumentResult(doc_id, status, warnings=len(document.warnings)), assertions
+    return DocumentResult(name, status, doc_id=doc_id, warnings=len(document.warnings)), assertions
 
 
-def _write(kb: KnowledgeBase, batch: Batch, results: dict[str, DocumentResult], run_id: str) -> None:
+def _write(kb: KnowledgeBase, batch: Batch, results: dict[str, DocumentResult], report: RunReport) -> None:
     """Write a batch in one transaction; if it fails, write its documents one by one to isolate the bad one."""
     if not batch.documents:
         return
     try:
-        counts = _transaction(kb, batch, run_id)
+        written = _transaction(kb, batch, report.run_id)
     except Neo4jError as exc:
         if len(batch.documents) == 1:
-            result = results[batch.documents[0].assertions.doc_id]
+            result = results[batch.documents[0].assertions.path]
             result.status, result.error = "rejected", f"{result.path}: not written: {exc.message or exc}"
             return
         for one in batch.documents:
-            _write(kb, prepare_batch([one]), results, run_id)
+            _write(kb, prepare_batch([one]), results, report)
         return
+    report.identity.update({"merged": written.merged, "split": written.split})
     for pending in batch.documents:
-        result = results[pending.assertions.doc_id]
-        result.counts = dict(sorted(counts[result.path].items()))
+        result = results[pending.assertions.path]
+        result.counts = dict(sorted(written.counts[pending.assertions.doc_id].items()))
 
 
-def _transaction(kb: KnowledgeBase, batch: Batch, run_id: str) -> dict[str, Counter]:
+def _transaction(kb: KnowledgeBase, batch: Batch, run_id: str) -> BatchResult:
     try:
         # All of a statement's records in one reply (paper_candidates returns thousands): the
         # default of 1,000 per PULL costs a round trip each, which made a 10k ingest 30% slower.

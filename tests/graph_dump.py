@@ -1,15 +1,15 @@
 """A full, canonical dump of the graph, for comparing two graphs built different ways.
 
-Papers are named by what identifies the work (arXiv id, DOI, normalised title, fallback),
-not by paper_id, because a surrogate key depends on which document created the node first.
-Run bookkeeping (run ids, timestamps, the ingestion lock's node) is left out.
+Every node is named by its key: a paper's `paper_id` is a function of its evidence, so two
+graphs of the same documents name their papers alike. Run bookkeeping (run ids, timestamps,
+the ingestion lock's node) and where a document lies (its path) are left out.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-VOLATILE = {"paper_id", "run_id", "ingested_at", "started_at", "ended_at"}
+VOLATILE = {"run_id", "ingested_at", "started_at", "ended_at", "path"}
 
 DUMP_NODES = """
 MATCH (n) WHERE NOT n:IngestRun AND NOT n:IngestLock
@@ -21,26 +21,37 @@ RETURN elementId(a) AS start, type(r) AS type, elementId(b) AS end, properties(r
 """
 
 
-def _name(labels: list[str], props: dict[str, Any]) -> tuple:
+def _name(labels: list[str], props: dict[str, Any], document_names: dict[str, str]) -> tuple:
     label = labels[0]
-    if label == "Paper":
-        return (label, props.get("arxiv_id"), props.get("doi"), props.get("title_norm"), props.get("fallback"))
-    key = {"Claim": "claim_id", "Source": "source_id", "Document": "doc_id"}[label]
+    if label == "Document" and document_names:
+        return (label, document_names[props["doc_id"]])
+    key = {"Paper": "paper_id", "Claim": "claim_id", "Source": "source_id", "Document": "doc_id",
+           "Evidence": "key"}[label]
     return (label, props[key])
 
 
-def _canonical(props: dict[str, Any]) -> tuple:
-    return tuple(sorted((k, repr(sorted(v) if k == "docs" else v)) for k, v in props.items() if k not in VOLATILE))
+def _canonical(props: dict[str, Any], document_names: dict[str, str]) -> tuple:
+    def value(key: str, found: Any) -> Any:
+        if key == "docs":
+            return sorted(document_names.get(doc, doc) for doc in found)
+        return document_names.get(found, found) if key in ("doc_id", "sha256") else found
+    return tuple(sorted((k, repr(value(k, v))) for k, v in props.items() if k not in VOLATILE))
 
 
-def dump(kb) -> dict[str, set]:
+def dump(kb, by_file_name: bool = False) -> dict[str, set]:
+    """The graph; with `by_file_name`, documents are named by their file's name rather than by
+    their content (so an edited document keeps its name, and what it asserted can be compared)."""
+    rows = kb.cypher(DUMP_NODES)
+    document_names = {row["props"]["doc_id"]: row["props"]["path"].rpartition("/")[2]
+                      for row in rows if by_file_name and "Document" in row["labels"]}
     names = {}
     nodes = set()
-    for row in kb.cypher(DUMP_NODES):
-        name = _name(row["labels"], row["props"])
+    for row in rows:
+        name = _name(row["labels"], row["props"], document_names)
         names[row["id"]] = name
-        nodes.add((name, _canonical(row["props"])))
-    relationships = {(names[row["start"]], row["type"], names[row["end"]], _canonical(row["props"]))
+        nodes.add((name, _canonical(row["props"], document_names)))
+    relationships = {(names[row["start"]], row["type"], names[row["end"]],
+                      _canonical(row["props"], document_names))
                      for row in kb.cypher(DUMP_RELATIONSHIPS)}
     assert len(names) == len(set(names.values())), "two nodes share a name: duplicate works"
     return {"nodes": nodes, "relationships": relationships}

@@ -1,0 +1,12 @@
+// documents_known: of the files a run found, the documents already in the graph (by content
+// hash) and the documents last ingested from their paths.
+CALL () {
+  UNWIND $doc_ids AS doc_id
+  MATCH (d:Document {doc_id: doc_id})
+  RETURN d
+  UNION
+  UNWIND $paths AS path
+  MATCH (d:Document {path: path})
+  RETURN d
+}
+RETURN collect([d.doc_id, d.path]) AS found;

@@ -1,0 +1,27 @@
+// evidence_region: the papers named, and those with evidence that shares an identifier with
+// the given ones, each with all of its evidence ([arxiv_id, doi, title_norm, year, fallback]).
+CALL () {
+  UNWIND $paper_ids AS paper_id
+  MATCH (p:Paper {paper_id: paper_id})
+  RETURN p
+  UNION
+  UNWIND $arxiv_ids AS value
+  MATCH (:Evidence {arxiv_id: value})-[:OF]->(p:Paper)
+  RETURN p
+  UNION
+  UNWIND $dois AS value
+  MATCH (:Evidence {doi: value})-[:OF]->(p:Paper)
+  RETURN p
+  UNION
+  UNWIND $titles AS value
+  MATCH (:Evidence {title_norm: value})-[:OF]->(p:Paper)
+  RETURN p
+  UNION
+  UNWIND $fallbacks AS value
+  MATCH (:Evidence {fallback: value})-[:OF]->(p:Paper)
+  RETURN p
+}
+WITH DISTINCT p
+OPTIONAL MATCH (e:Evidence)-[:OF]->(p)
+WITH p, collect([e.arxiv_id, e.doi, e.title_norm, e.year, e.fallback]) AS evidence
+RETURN collect([p.paper_id, evidence]) AS found;

@@ -1,0 +1,7 @@
+// move_mentions: a split node's mentions go, by evidence, to the nodes of their works.
+UNWIND $moves AS move
+MATCH (from:Paper {paper_id: move.from})<-[m:MENTIONS {key: move.key}]-(d:Document)
+MATCH (to:Paper {paper_id: move.to})
+CREATE (d)-[moved:MENTIONS]->(to)
+SET moved = properties(m)
+DELETE m;
