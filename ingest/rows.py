@@ -74,11 +74,11 @@ def assertions_of(document: Card | Page, doc_id: str, size_bytes: int) -> Assert
         _card(document, out)
     else:
         _page(document, out)
-    out.units = _units(out)
+    out.units = units_of(out)
     return out
 
 
-def _units(a: Assertions) -> list[Unit]:
+def units_of(a: Assertions) -> list[Unit]:
     """The document's mentions grouped by evidence, in order of first mention; each unit speaks
     with its first best-ranked mention."""
     units: dict[Evidence, Unit] = {}

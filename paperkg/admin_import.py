@@ -8,14 +8,12 @@ it replaces the whole database: it is for a very large first load (or a rebuild)
 
 The graph is the one `paperkg ingest` writes: the same rows (`ingest.write.batch_rows`), the
 same provenance, paper properties folded from the MENTIONS statements like
-`cypher/refold_papers.cypher`. Paper identity is resolved in memory over the whole corpus
-at once rather than batch by batch against the graph, so where a work's mentions only meet
-through a title variant that the graph's folded title no longer shows, this path can join
-what an ingest keeps apart (the benchmark compares the counts).
+`cypher/refold_papers.cypher`, and the same works: `identity.resolve` over the corpus's
+evidence, which ingestion reaches batch by batch.
 
-Two passes keep memory to the works and the relationships still to be combined: the first
-parses every document, files its paper mentions in a `WorkIndex` and spools what it asserts
-to a temporary file; the second maps mentions to papers and writes the rows.
+Two passes keep memory to the evidence and the relationships still to be combined: the first
+parses every document, collects its distinct evidence and spools what it asserts to a
+temporary file; the second maps evidence to papers and writes the rows.
 """
 
 from __future__ import annotations
@@ -32,7 +30,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .db import KnowledgeBase, connect
-from .ingest.identity import WorkIndex, mention_identity
+from .ingest.identity import Evidence, Work, resolve
 from .ingest.rows import Assertions
 from .ingest.write import batch_rows, document_row, fold
 from .ingestion import MAX_DOCUMENT_BYTES, discover, read_document
@@ -44,16 +42,17 @@ from .statements import statements
 # no control characters but tab and newline), so no element needs escaping.
 ARRAY_DELIMITER = "\x1f"
 DATABASE = "neo4j"
-UNIQUE_PAPER_KEYS = ("arxiv_id", "doi")  # uniqueness constraints besides paper_id
 
 # The properties of each node label and relationship type, with the importer's value types.
 # Integers are `long` (Cypher integers are 64-bit).
-_MENTION = {"arxiv_id": "string", "doi": "string", "fallback": "string", "title": "string",
-            "title_norm": "string", "year": "long", "venue": "string", "authors": "string[]",
+_MENTION = {"title": "string", "title_norm": "string", "year": "long", "venue": "string", "authors": "string[]",
             "cited_by_count": "long", "reference_count": "long", "builds_on_in_map": "long",
             "first_posted": "date", "abstract": "string", "url": "string", "reference_text": "string"}
 NODES: dict[str, tuple[str, dict[str, str]]] = {  # label: (key, properties)
-    "Paper": ("paper_id", _MENTION),
+    "Paper": ("paper_id", {"arxiv_id": "string", "doi": "string", "dois": "string[]", "fallback": "string",
+                           **_MENTION}),
+    "Evidence": ("key", {"arxiv_id": "string", "doi": "string", "title_norm": "string", "year": "long",
+                         "fallback": "string"}),
     "Document": ("doc_id", {"path": "string", "sha256": "string", "kind": "string", "size_bytes": "long",
                             "paper_key": "string", "warnings": "string[]", "run_id": "string",
                             "ingested_at": "datetime"}),
@@ -68,7 +67,10 @@ NODES: dict[str, tuple[str, dict[str, str]]] = {  # label: (key, properties)
 _DOCS = {"docs": "string[]"}
 RELATIONSHIPS: dict[str, tuple[str, str, str, dict[str, str]]] = {  # file: (type, start, end, properties)
     "paper_cites": ("CITES", "Paper", "Paper", _DOCS),
-    "paper_mentions": ("MENTIONS", "Document", "Paper", {**_MENTION, "rank": "long"}),
+    "paper_mentions": ("MENTIONS", "Document", "Paper", {
+        **_MENTION, "rank": "long", "key": "string", "evidence": "string", "lines": "long[]", "subject": "boolean",
+        "cited": "boolean", "citing": "boolean", "sources": "string[]"}),
+    "evidence_of": ("OF", "Evidence", "Paper", {}),
     "claim_mentions": ("MENTIONS", "Document", "Claim", {}),
     "source_mentions": ("MENTIONS", "Document", "Source", {}),
     "makes": ("MAKES", "Paper", "Claim", _DOCS),
@@ -95,7 +97,6 @@ class ExportSummary:
     directory: Path
     documents: int = 0
     rejected: list[str] = field(default_factory=list)  # one error line per rejected document
-    repeated_identifiers: list[str] = field(default_factory=list)  # left off a paper: another has it
     nodes: dict[str, int] = field(default_factory=dict)
     relationships: dict[str, int] = field(default_factory=dict)
 
@@ -106,10 +107,8 @@ class ExportSummary:
     def describe(self) -> str:
         nodes = ", ".join(f"{count:,} {label}" for label, count in self.nodes.items())
         relationships = ", ".join(f"{count:,} {kind}" for kind, count in self.relationships.items())
-        repeated = (f"; {len(self.repeated_identifiers)} identifiers left off a second paper"
-                    if self.repeated_identifiers else "")
         return (f"{self.documents:,} documents ({len(self.rejected)} rejected) exported to {self.directory}: "
-                f"{nodes}; {relationships}{repeated}")
+                f"{nodes}; {relationships}")
 
 
 def export_admin_import(paths: Iterable[str | os.PathLike], directory: str | os.PathLike, *,
@@ -119,9 +118,9 @@ def export_admin_import(paths: Iterable[str | os.PathLike], directory: str | os.
     out.mkdir(parents=True, exist_ok=True)
     summary = ExportSummary(out)
     with tempfile.TemporaryFile(dir=out) as spool:
-        works = _first_pass(discover(paths), spool, summary, max_bytes)
+        evidence = _first_pass(discover(paths), spool, summary, max_bytes)
         spool.seek(0)
-        _second_pass(_spooled(spool), works, out, summary)
+        _second_pass(_spooled(spool), resolve(evidence), out, summary)
     # An argument file for `neo4j-admin @import.args`: one argument per line, quoted (paths may hold spaces).
     lines = ['"' + argument.replace("\\", "\\\\").replace('"', '\\"') + '"' for argument in import_arguments(out)]
     summary.arguments_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -171,20 +170,20 @@ def finish_import(kb: KnowledgeBase) -> None:
 
 # -- pass 1: parse, file mentions, spool ----------------------------------------------------
 
-def _first_pass(files: list[Path], spool: IO[bytes], summary: ExportSummary, max_bytes: int) -> WorkIndex:
-    works = WorkIndex()
+def _first_pass(files: list[Path], spool: IO[bytes], summary: ExportSummary, max_bytes: int) -> set[Evidence]:
+    evidence: set[Evidence] = set()
     for path in files:
         result, assertions = read_document(path, max_bytes)
         if assertions is None:
             summary.rejected.append(result.error or result.path)
             continue
-        numbers = [works.add(mention_identity(mention)) for mention in assertions.mentions]
-        pickle.dump((assertions, numbers), spool, protocol=pickle.HIGHEST_PROTOCOL)
+        evidence.update(unit.evidence for unit in assertions.units)
+        pickle.dump(assertions, spool, protocol=pickle.HIGHEST_PROTOCOL)
         summary.documents += 1
-    return works
+    return evidence
 
 
-def _spooled(spool: IO[bytes]) -> Iterator[tuple[Assertions, list[int]]]:
+def _spooled(spool: IO[bytes]) -> Iterator[Assertions]:
     while True:
         try:
             yield pickle.load(spool)
@@ -212,9 +211,8 @@ class _Edges:
             yield start, end, {**self.properties.get((start, end), {}), "docs": docs}
 
 
-def _second_pass(documents: Iterator[tuple[Assertions, list[int]]], works: WorkIndex, out: Path,
+def _second_pass(documents: Iterator[Assertions], works: dict[Evidence, Work], out: Path,
                  summary: ExportSummary) -> None:
-    paper_ids = _paper_ids(works)
     run_id, now = str(uuid.uuid4()), datetime.now(timezone.utc)
     folded: dict[str, dict[str, tuple[int, str, Any]]] = {}  # paper → property → (rank, doc_id, value)
     nodes = {"Claim": {}, "Source": {}}  # key → properties (a later document's statement overrides)
@@ -224,16 +222,15 @@ def _second_pass(documents: Iterator[tuple[Assertions, list[int]]], works: WorkI
             _Csv.relationships(out, "paper_mentions") as paper_mentions, \
             _Csv.relationships(out, "claim_mentions") as claim_mentions, \
             _Csv.relationships(out, "source_mentions") as source_mentions:
-        for a, numbers in documents:
-            pid = [paper_ids[works.find(number)] for number in numbers]
-            rows, _ = batch_rows([a], lambda _, index: pid[index])
+        for a in documents:
+            rows, _ = batch_rows([a], lambda evidence: works[evidence].paper_id)
             document = {key: value for key, value in document_row(a).items() if key != "doc_id"}
             document_file.write(a.doc_id, properties={**document, "run_id": run_id, "ingested_at": now})
             for paper in rows["write_papers"]:
-                (mention,) = paper["mentions"]  # one document: one statement per paper
-                statement = {**mention["properties"], "rank": mention["rank"]}
-                paper_mentions.write(a.doc_id, paper["paper_id"], properties=statement)
-                fold(folded.setdefault(paper["paper_id"], {}), mention)
+                for mention in paper["mentions"]:  # one statement per evidence
+                    statement = {**mention["properties"], **mention["unit"], "rank": mention["rank"]}
+                    paper_mentions.write(a.doc_id, paper["paper_id"], properties=statement)
+                    fold(folded.setdefault(paper["paper_id"], {}), mention)
             for row in rows["write_paper_cites"]:
                 edges["paper_cites"].add(row["citing"], row["cited"], row["doc_ids"])
             for row in rows["write_claims"]:
@@ -253,20 +250,21 @@ def _second_pass(documents: Iterator[tuple[Assertions, list[int]]], works: WorkI
                     edges["supports"].add(row["source_id"], row["claim_id"], [a.doc_id])
             for row in rows["write_refers_to"]:
                 edges["refers_to"].add(row["source_id"], row["paper_id"], [a.doc_id])
-    claimed: dict[str, set[str]] = {key: set() for key in UNIQUE_PAPER_KEYS}
+    resolved = {work.paper_id: work for work in works.values()}
     with _Csv.nodes(out, "Paper") as paper_file:
         for paper_id, properties in folded.items():
-            paper = {key: value for key, (_, _, value) in properties.items()}
-            for key in UNIQUE_PAPER_KEYS:
-                if key in paper and paper[key] in claimed[key]:
-                    # Works that conflict on one identifier can share the other (a glued raw
-                    # reference); the constraint allows one node per value, so the first keeps
-                    # it. Ingestion rejects the document that would repeat it instead.
-                    summary.repeated_identifiers.append(f"{key} {paper.pop(key)} ({paper_id})")
-                elif key in paper:
-                    claimed[key].add(paper[key])
-            paper_file.write(paper_id, properties=paper)
-    written = [document_file, paper_mentions, claim_mentions, source_mentions, paper_file]
+            work = resolved[paper_id]
+            identity = {"arxiv_id": work.arxiv_id, "doi": work.doi, "dois": work.dois or None,
+                        "fallback": work.fallback}
+            paper_file.write(paper_id, properties={**{key: value for key, (_, value) in properties.items()},
+                                                   **identity})
+    with _Csv.nodes(out, "Evidence") as evidence_file, _Csv.relationships(out, "evidence_of") as evidence_of:
+        for evidence, work in sorted(works.items(), key=lambda item: item[0].sort_key()):
+            evidence_file.write(evidence.key, properties={
+                "arxiv_id": evidence.arxiv_id, "doi": evidence.doi, "title_norm": evidence.title_norm,
+                "year": evidence.year, "fallback": evidence.fallback})
+            evidence_of.write(evidence.key, work.paper_id, properties={})
+    written = [document_file, paper_mentions, claim_mentions, source_mentions, paper_file, evidence_file, evidence_of]
     for label, found in nodes.items():
         with _Csv.nodes(out, label) as label_file:
             for key, properties in found.items():
@@ -281,13 +279,6 @@ def _second_pass(documents: Iterator[tuple[Assertions, list[int]]], works: WorkI
     summary.nodes = {label: counts[node_file(label)] for label in NODES}
     for name, (kind, *_) in RELATIONSHIPS.items():
         summary.relationships[kind] = summary.relationships.get(kind, 0) + counts[name]
-
-
-def _paper_ids(works: WorkIndex) -> dict[int, str]:
-    """A paper_id per work, the one a new node gets. Two works that conflict (one arXiv id,
-    different DOIs) can get the same one; they are then one node, as MERGE on paper_id makes
-    them in the graph."""
-    return {number: identity.new_paper_id() for number, identity in enumerate(works.works) if identity is not None}
 
 
 # -- CSV in the importer's format ---------------------------------------------------------------
