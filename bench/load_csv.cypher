@@ -17,6 +17,7 @@ CALL (row) {
   MERGE (n:Paper {paper_id: row.`paper_id:ID(Paper)`})
   SET n.arxiv_id = row.`arxiv_id:string`,
       n.doi = row.`doi:string`,
+      n.dois = CASE row.`dois:string[]` WHEN '' THEN [] ELSE split(row.`dois:string[]`, $delimiter) END,
       n.fallback = row.`fallback:string`,
       n.title = row.`title:string`,
       n.title_lower = left(toLower(row.`title:string`), 4000),
@@ -31,6 +32,16 @@ CALL (row) {
       n.abstract = row.`abstract:string`,
       n.url = row.`url:string`,
       n.reference_text = row.`reference_text:string`
+} IN TRANSACTIONS OF 10000 ROWS;
+
+LOAD CSV WITH HEADERS FROM $folder + '/evidences.csv' AS row
+CALL (row) {
+  MERGE (n:Evidence {key: row.`key:ID(Evidence)`})
+  SET n.arxiv_id = row.`arxiv_id:string`,
+      n.doi = row.`doi:string`,
+      n.title_norm = row.`title_norm:string`,
+      n.year = toInteger(row.`year:long`),
+      n.fallback = row.`fallback:string`
 } IN TRANSACTIONS OF 10000 ROWS;
 
 LOAD CSV WITH HEADERS FROM $folder + '/documents.csv' AS row
@@ -85,10 +96,13 @@ CALL (row) {
 LOAD CSV WITH HEADERS FROM $folder + '/paper_mentions.csv' AS row
 CALL (row) {
   MATCH (a:Document {doc_id: row.`:START_ID(Document)`}), (b:Paper {paper_id: row.`:END_ID(Paper)`})
-  MERGE (a)-[r:MENTIONS]->(b)
-  SET r.arxiv_id = row.`arxiv_id:string`,
-      r.doi = row.`doi:string`,
-      r.fallback = row.`fallback:string`,
+  MERGE (a)-[r:MENTIONS {key: row.`key:string`}]->(b)
+  SET r.evidence = row.`evidence:string`,
+      r.lines = [line IN split(row.`lines:long[]`, $delimiter) | toInteger(line)],
+      r.subject = toBoolean(row.`subject:boolean`),
+      r.cited = toBoolean(row.`cited:boolean`),
+      r.citing = toBoolean(row.`citing:boolean`),
+      r.sources = CASE row.`sources:string[]` WHEN '' THEN [] ELSE split(row.`sources:string[]`, $delimiter) END,
       r.title = row.`title:string`,
       r.title_norm = row.`title_norm:string`,
       r.year = toInteger(row.`year:long`),
@@ -102,6 +116,12 @@ CALL (row) {
       r.url = row.`url:string`,
       r.reference_text = row.`reference_text:string`,
       r.rank = toInteger(row.`rank:long`)
+} IN TRANSACTIONS OF 10000 ROWS;
+
+LOAD CSV WITH HEADERS FROM $folder + '/evidence_of.csv' AS row
+CALL (row) {
+  MATCH (a:Evidence {key: row.`:START_ID(Evidence)`}), (b:Paper {paper_id: row.`:END_ID(Paper)`})
+  MERGE (a)-[:OF]->(b)
 } IN TRANSACTIONS OF 10000 ROWS;
 
 LOAD CSV WITH HEADERS FROM $folder + '/claim_mentions.csv' AS row

@@ -11,6 +11,10 @@
 MERGE (n:Paper {paper_id: $id})
 SET n += $properties;
 
+// name: evidences
+MERGE (n:Evidence {key: $id})
+SET n += $properties;
+
 // name: documents
 MERGE (n:Document {doc_id: $id})
 SET n += $properties;
@@ -32,7 +36,12 @@ SET r += $properties;
 
 // name: paper_mentions
 MATCH (a:Document {doc_id: $start}), (b:Paper {paper_id: $end})
-MERGE (a)-[r:MENTIONS]->(b)
+MERGE (a)-[r:MENTIONS {key: $properties.key}]->(b)
+SET r += $properties;
+
+// name: evidence_of
+MATCH (a:Evidence {key: $start}), (b:Paper {paper_id: $end})
+MERGE (a)-[r:OF]->(b)
 SET r += $properties;
 
 // name: claim_mentions
@@ -75,6 +84,10 @@ SET r += $properties;
 // name: Paper
 UNWIND $ids AS id
 MERGE (:Paper {paper_id: id});
+
+// name: Evidence
+UNWIND $ids AS id
+MERGE (:Evidence {key: id});
 
 // name: Document
 UNWIND $ids AS id

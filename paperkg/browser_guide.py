@@ -61,9 +61,9 @@ QUESTIONS: list[tuple[str, str, list[str], str]] = [
     (
         "Finding a paper",
         "Every query takes a paper as <code>paper</code>: an arXiv id, a DOI or a "
-        "<code>paper_id</code>. Find one by a piece of its title, then look at what the graph "
-        "holds for it.",
-        ["find_papers", "paper_overview"],
+        "<code>paper_id</code>. Find one by a piece of its title, look at what the graph "
+        "holds for it, and at why its mentions are one work (<code>identity</code>).",
+        ["find_papers", "paper_overview", "identity"],
         "",
     ),
     (

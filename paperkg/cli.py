@@ -125,6 +125,29 @@ def _run_ingestion(args: argparse.Namespace, run: Callable, target) -> int:
     return EXIT_OK if report.ok else EXIT_FAILED
 
 
+def cmd_explain(args: argparse.Namespace) -> int:
+    """The `identity` query, told as a story: the work's identifiers, then its mentions by rule."""
+    try:
+        with connect() as kb:
+            rows = kb.query("identity", paper=args.paper)
+    except UnknownPaper as exc:
+        raise CommandError(str(exc), EXIT_FAILED) from None
+    first = rows[0]
+    dois = ", ".join(first["dois"]) or "none"
+    print(f"{first['paper_id']}: arXiv {first['arxiv_id'] or 'none'}; DOIs {dois}")
+    for rule in dict.fromkeys(row["rule"] for row in rows):
+        mentions = [row for row in rows if row["rule"] == rule]
+        print(f"  joined by {rule} ({len(mentions)} mention{'s' if len(mentions) != 1 else ''})")
+        for shown in dict.fromkeys(path for row in mentions for path in row["shown_by"]):
+            print(f"    shown by {shown}")
+        for row in mentions:
+            evidence = [f"{name} {row[f'evidence_{name}']}" for name in ("arxiv_id", "doi", "title", "year")
+                        if row[f"evidence_{name}"] is not None]
+            lines = ", ".join(str(line) for line in row["lines"] or [])
+            print(f"    {row['document']} line {lines}: {'; '.join(evidence) or 'no identifier'}")
+    return EXIT_OK
+
+
 def cmd_synth(args: argparse.Namespace) -> int:
     from .synth import generate
 
@@ -293,6 +316,9 @@ def build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--max-bytes", type=int, default=MAX_DOCUMENT_BYTES, metavar="N",
                          help=f"reject documents larger than this (default {MAX_DOCUMENT_BYTES:,})")
 
+    explain = command("explain", cmd_explain, "why a work is one node: its identifiers, each mention with its "
+                      "document and lines, and the rule that joined it", "paperkg explain 2402.06618")
+    explain.add_argument("paper", help="the paper (arXiv id, DOI or paper_id)")
     synth = command("synth", cmd_synth, "write a synthetic corpus in both document formats (deterministic)",
                     "paperkg synth --papers 2000 --pages 20 --out /tmp/corpus --seed 1")
     synth.add_argument("--papers", type=int, default=1000, help="papers in the citation graph (one card each)")

@@ -1,8 +1,8 @@
 // name: _resolve_paper
 // Internal: the paper a user means by a `paper` parameter. The library passes what was
 // written as `text` (tried as a paper_id) and, where the text reads as one, an arXiv id and a
-// lowercase DOI; the first kind that matches wins, in that order. Each branch is a unique
-// index lookup; a null key matches nothing.
+// lowercase DOI (any of a work's DOIs); the first kind that matches wins, in that order. Each
+// branch is an index lookup; a null key matches nothing.
 //
 // param text: string — the paper as the user wrote it, tried as a paper_id
 // param arxiv_id: string = null — the arXiv id the text names, without version
@@ -25,6 +25,11 @@ CALL () {
   UNION
   MATCH (p:Paper {doi: $doi})
   RETURN p, 3 AS rank
+  UNION
+  // A work keeps every DOI it was known by; the one in `doi` is the smallest.
+  MATCH (:Evidence {doi: $doi})-[:OF]->(p:Paper)
+  WHERE $doi IN p.dois
+  RETURN p, 4 AS rank
 }
 RETURN p.paper_id AS paper_id, p.title AS title
 ORDER BY rank, paper_id

@@ -1,6 +1,6 @@
 // name: find_papers
-// Papers whose title contains the given text (ignoring case), or whose arXiv id or DOI is
-// exactly it: the way to find the id to give other queries. Each of the three is an index
+// Papers whose title contains the given text (ignoring case), or whose arXiv id or one of
+// whose DOIs is exactly it: the way to find the id to give other queries. Each of the three is an index
 // lookup (a text index serves the title search), so no paper is scanned. Of a title longer
 // than 4,000 characters, only its start is searched.
 //
@@ -24,7 +24,7 @@ CALL () {
   UNION
   MATCH (p:Paper {arxiv_id: $text}) RETURN p
   UNION
-  MATCH (p:Paper {doi: toLower($text)}) RETURN p
+  MATCH (:Evidence {doi: toLower($text)})-[:OF]->(p:Paper) WHERE toLower($text) IN p.dois RETURN p
 }
 RETURN p.title AS title, p.year AS year, p.arxiv_id AS arxiv_id, p.doi AS doi, p.paper_id AS paper_id,
        COUNT { (p)<-[:CITES]-() } AS cited_by_in_graph, COUNT { (p)-[:MAKES]->() } AS claims

@@ -151,3 +151,27 @@ def test_orders_batch_sizes_paths_and_history_give_one_graph(kb, corpus, tmp_pat
         file.unlink()
     ingest_paths(kb, [live])
     assert dump(kb) == kb_without
+
+
+# -- the evidence, readable ---------------------------------------------------------------------
+
+def test_identity_shows_each_mention_with_its_document_lines_and_rule(kb, seeds_dir):
+    ingest_paths(kb, [seeds_dir])
+    rows = kb.query("identity", paper="2505.20322")
+    assert {(row["rule"], Path(row["document"]).name[:3], tuple(row["lines"])) for row in rows} == {
+        ("arXiv id", "004", (1854,)),
+        ("title and year within one of arXiv 2505.20322", "004", (1940,))}
+    assert rows[0]["dois"] == ["10.18653/v1/2025.acl-long.1139"]
+    # Found by its published version's DOI as well.
+    assert kb.query("paper_overview", paper="10.18653/v1/2025.acl-long.1139")[0]["arxiv_id"] == "2505.20322"
+
+
+def test_explain_prints_identifiers_then_mentions_by_rule(kb, seeds_dir, capsys):
+    from paperkg.cli import main
+
+    ingest_paths(kb, [seeds_dir])
+    assert main(["explain", "1909.03368"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "arxiv:1909.03368: arXiv 1909.03368; DOIs none"
+    assert out[1] == "  joined by arXiv id (3 mentions)"
+    assert sorted(Path(line.split()[0]).name[:3] for line in out[2:5]) == ["000", "002", "004"]
