@@ -97,8 +97,7 @@ LOAD CSV WITH HEADERS FROM $folder + '/paper_mentions.csv' AS row
 CALL (row) {
   MATCH (a:Document {doc_id: row.`:START_ID(Document)`}), (b:Paper {paper_id: row.`:END_ID(Paper)`})
   MERGE (a)-[r:MENTIONS {key: row.`key:string`}]->(b)
-  SET r.evidence = row.`evidence:string`,
-      r.lines = [line IN split(row.`lines:long[]`, $delimiter) | toInteger(line)],
+  SET r.lines = [line IN split(row.`lines:long[]`, $delimiter) | toInteger(line)],
       r.subject = toBoolean(row.`subject:boolean`),
       r.cited = toBoolean(row.`cited:boolean`),
       r.citing = toBoolean(row.`citing:boolean`),

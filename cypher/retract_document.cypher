@@ -2,10 +2,10 @@
 // Every relationship the document asserted joins two nodes it MENTIONS, so walking those
 // nodes finds them all. A relationship or node no other document asserts disappears, and so
 // does evidence no other document states. Returns the papers that remain (to refold and
-// resolve again) and the evidence that went (encoded).
+// resolve again) and the evidence that went ([arxiv_id, doi, title_norm, year, fallback]).
 OPTIONAL MATCH (d:Document {doc_id: $doc_id})-[mention:MENTIONS]->(n)
 WITH collect(mention) AS mentions, collect(DISTINCT n) AS nodes
-WITH mentions, nodes, [m IN mentions WHERE m.key IS NOT NULL | [m.key, m.evidence]] AS units
+WITH mentions, nodes, [m IN mentions WHERE m.key IS NOT NULL | m.key] AS units
 CALL (nodes) {
   UNWIND nodes AS n
   MATCH (n)-[r]-()
@@ -17,11 +17,12 @@ CALL (nodes) {
 FOREACH (m IN mentions | DELETE m)
 WITH nodes, units
 CALL (units) {
-  UNWIND units AS unit
-  WITH DISTINCT unit WHERE NOT EXISTS { ()-[:MENTIONS {key: unit[0]}]->() }
-  OPTIONAL MATCH (e:Evidence {key: unit[0]})
+  UNWIND units AS key
+  WITH DISTINCT key WHERE NOT EXISTS { ()-[:MENTIONS {key: key}]->() }
+  MATCH (e:Evidence {key: key})
+  WITH e, [e.arxiv_id, e.doi, e.title_norm, e.year, e.fallback] AS fields
   DETACH DELETE e
-  RETURN collect(unit[1]) AS gone
+  RETURN collect(fields) AS gone
 }
 WITH nodes, gone, [n IN nodes WHERE n:Paper AND EXISTS { (n)<-[:MENTIONS]-(:Document) } | n.paper_id] AS paper_ids
 CALL (nodes) {

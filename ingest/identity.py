@@ -119,11 +119,6 @@ class Evidence:
         return _SEPARATOR.join("" if value is None else str(value) for value in
                                (self.arxiv_id, self.doi, self.title_norm, self.year, self.fallback))
 
-    @classmethod
-    def decode(cls, text: str) -> "Evidence":
-        arxiv_id, doi, norm, year, fallback = text.split(_SEPARATOR)
-        return cls(arxiv_id or None, doi or None, norm or None, int(year) if year else None, fallback or None)
-
     @property
     def key(self) -> str:
         """A short, stable name for this evidence (MENTIONS and Evidence nodes carry it)."""

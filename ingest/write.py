@@ -26,7 +26,7 @@ ROWS_PER_STATEMENT = 5000
 # A Paper's identifiers come from resolution, never from the fold of its statements.
 IDENTITY_PROPERTIES = ("paper_id", "arxiv_id", "doi", "dois", "fallback", "title_lower")
 # What a MENTIONS relationship says about the mention itself rather than about the work.
-UNIT_PROPERTIES = ("rank", "key", "evidence", "lines", "subject", "cited", "citing", "sources")
+UNIT_PROPERTIES = ("rank", "key", "lines", "subject", "cited", "citing", "sources")
 
 
 class Rows(list):
@@ -114,8 +114,8 @@ def document_row(a: Assertions) -> dict[str, Any]:
 
 def unit_row(unit: Unit) -> dict[str, Any]:
     """What a MENTIONS relationship says about its mentions (UNIT_PROPERTIES but the rank)."""
-    row: dict[str, Any] = {"key": unit.evidence.key, "evidence": unit.evidence.encode(), "lines": unit.lines,
-                           "subject": unit.subject, "cited": unit.cited, "citing": unit.citing}
+    row: dict[str, Any] = {"key": unit.evidence.key, "lines": unit.lines, "subject": unit.subject,
+                           "cited": unit.cited, "citing": unit.citing}
     if unit.sources:
         row["sources"] = unit.sources
     return row
@@ -199,8 +199,7 @@ def retract_document(tx: ManagedTransaction, doc_id: str) -> tuple[set[str], set
     """Withdraw what a document asserted: the papers that remain and need refolding, and the
     evidence no other document states any more (its Evidence nodes are gone)."""
     record = tx.run(statement("retract_document"), doc_id=doc_id).single(strict=True)
-    gone = [Evidence.decode(text) for text in record["gone"]]
-    return set(record["paper_ids"]), set(gone)
+    return set(record["paper_ids"]), {Evidence(*fields) for fields in record["gone"]}
 
 
 def refold_papers(tx: ManagedTransaction, paper_ids: set[str]) -> None:

@@ -68,7 +68,7 @@ _DOCS = {"docs": "string[]"}
 RELATIONSHIPS: dict[str, tuple[str, str, str, dict[str, str]]] = {  # file: (type, start, end, properties)
     "paper_cites": ("CITES", "Paper", "Paper", _DOCS),
     "paper_mentions": ("MENTIONS", "Document", "Paper", {
-        **_MENTION, "rank": "long", "key": "string", "evidence": "string", "lines": "long[]", "subject": "boolean",
+        **_MENTION, "rank": "long", "key": "string", "lines": "long[]", "subject": "boolean",
         "cited": "boolean", "citing": "boolean", "sources": "string[]"}),
     "evidence_of": ("OF", "Evidence", "Paper", {}),
     "claim_mentions": ("MENTIONS", "Document", "Claim", {}),

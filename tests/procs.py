@@ -10,6 +10,7 @@ statement in `SHOW TRANSACTIONS`, and can then kill the process there.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -96,7 +97,7 @@ def blocking_the_ingestion_lock(kb):
 def blocking_document(kb, path):
     """While open, a run holding the ingestion lock waits as it writes the Document of `path`
     (a row lock only: other runs' schema setup goes on)."""
-    return open_transaction(kb, HOLD_DOCUMENT, doc_id=str(Path(path).resolve()))
+    return open_transaction(kb, HOLD_DOCUMENT, doc_id=hashlib.sha256(Path(path).read_bytes()).hexdigest())
 
 
 def blocked_statements(kb) -> list[str]:
