@@ -103,12 +103,14 @@ def cmd_sync(args: argparse.Namespace) -> int:
 
 
 def _run_ingestion(args: argparse.Namespace, run: Callable, target) -> int:
+    from .ingestion import GraphOutdated
+
     progress = not args.quiet and not args.json and sys.stderr.isatty()
     try:
         with connect() as kb:
             report = run(kb, target, progress=progress, docs_per_transaction=args.batch,
                          lock_wait=args.wait, max_bytes=args.max_bytes)
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, GraphOutdated) as exc:
         raise CommandError(str(exc)) from None
     if args.json:
         print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))

@@ -86,6 +86,10 @@ class RunReport:
                 "documents": [asdict(document) for document in self.documents]}
 
 
+class GraphOutdated(Exception):
+    """The graph was written by an earlier paperkg whose identity this one cannot extend."""
+
+
 def discover(paths: Iterable[str | os.PathLike]) -> list[Path]:
     """Files named, and files under directories named (recursively, hidden ones skipped), sorted."""
     found: dict[Path, None] = {}
@@ -126,6 +130,9 @@ def ingest_paths(kb: KnowledgeBase, paths: Iterable[str | os.PathLike], *, progr
     paths = [Path(path) for path in paths]
     files = discover(paths)
     apply_schema(kb)
+    if kb.cypher(statement("graph_outdated"))[0]["outdated"]:
+        raise GraphOutdated("the graph was written by an earlier paperkg, which kept no Evidence of paper "
+                            "identity: run `paperkg reset --yes`, then ingest the documents again")
     with IngestLock(kb, wait=lock_wait) as lock:
         report = RunReport(run_id=str(uuid.uuid4()), started_at=_now())
         found = _Found()

@@ -24,6 +24,8 @@ CALL () {
   UNION
   MATCH (p:Paper {arxiv_id: $text}) RETURN p
   UNION
+  MATCH (p:Paper {doi: toLower($text)}) RETURN p
+  UNION
   MATCH (:Evidence {doi: toLower($text)})-[:OF]->(p:Paper) WHERE toLower($text) IN p.dois RETURN p
 }
 RETURN p.title AS title, p.year AS year, p.arxiv_id AS arxiv_id, p.doi AS doi, p.paper_id AS paper_id,

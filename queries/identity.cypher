@@ -7,6 +7,7 @@
 // work carrying it takes; or a fallback key, an entry that is only ever itself.
 //
 // param paper: paper — the paper (arXiv id, DOI or paper_id)
+// param limit: integer 1.. = 1000 — the most rows to return
 //
 // column paper_id — the work's key (a function of its evidence)
 // column arxiv_id — the work's arXiv id, or null
@@ -23,6 +24,7 @@
 //
 // Neo4j Browser:
 // :param paper => '2402.06618';
+// :param limit => 1000;
 
 MATCH (p:Paper)
 WHERE p.paper_id = $paper OR p.arxiv_id = $paper
@@ -55,3 +57,4 @@ RETURN p.paper_id AS paper_id, p.arxiv_id AS arxiv_id, coalesce(p.dois, []) AS d
        d.path AS document, d.kind AS kind, m.lines AS lines, e.arxiv_id AS evidence_arxiv_id,
        e.doi AS evidence_doi, e.title_norm AS evidence_title, e.year AS evidence_year
 ORDER BY rule, document, lines
+LIMIT $limit

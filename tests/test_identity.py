@@ -175,3 +175,11 @@ def test_explain_prints_identifiers_then_mentions_by_rule(kb, seeds_dir, capsys)
     assert out[0] == "arxiv:1909.03368: arXiv 1909.03368; DOIs none"
     assert out[1] == "  joined by arXiv id (3 mentions)"
     assert sorted(Path(line.split()[0]).name[:3] for line in out[2:5]) == ["000", "002", "004"]
+
+
+def test_a_graph_without_evidence_is_refused_with_what_to_do(kb, corpus, capsys):
+    from paperkg.cli import main
+
+    kb.execute("CREATE (:Paper {paper_id: 'arxiv:1234.56789', arxiv_id: '1234.56789'})")
+    assert main(["ingest", str(corpus)]) == 2
+    assert "run `paperkg reset --yes`, then ingest the documents again" in capsys.readouterr().err

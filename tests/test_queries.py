@@ -487,6 +487,20 @@ def test_find_papers(graph, text, titles):
     assert [row["title"] for row in graph.query("find_papers", text=text)] == titles
 
 
+def test_identity_lists_each_mention_with_its_rule_and_who_showed_it(graph):
+    rows = graph.query("identity", paper="10.5555/zeta.2020")
+    common = {"paper_id": "arxiv:2005.00006", "arxiv_id": "2005.00006", "dois": ["10.5555/zeta.2020"],
+              "kind": "page"}
+    assert rows == [
+        {**common, "rule": "DOI stated with the arXiv id", "shown_by": ["pages/j.txt"], "document": "pages/i.txt",
+         "lines": [7, 9], "evidence_arxiv_id": None, "evidence_doi": "10.5555/zeta.2020",
+         "evidence_title": "zeta frameworks", "evidence_year": 2020},
+        {**common, "rule": "arXiv id", "shown_by": [], "document": "pages/j.txt", "lines": [5],
+         "evidence_arxiv_id": "2005.00006", "evidence_doi": "10.5555/zeta.2020", "evidence_title": None,
+         "evidence_year": None},
+    ]
+
+
 def test_find_papers_row(graph):
     assert graph.query("find_papers", text="Eta Graphs") == paper_rows(G, cited_by_in_graph=[3], claims=[0])
 

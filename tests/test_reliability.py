@@ -219,7 +219,7 @@ UNION ALL
 MATCH (s:Source) WITH s.source_id AS key, count(*) AS n WHERE n > 1 RETURN key
 """
 DUPLICATE_RELATIONSHIPS = """
-MATCH (a)-[r]->(b) WITH a, b, type(r) AS type, count(r) AS n WHERE n > 1
+MATCH (a)-[r]->(b) WITH a, b, type(r) AS type, r.key AS key, count(r) AS n WHERE n > 1
 RETURN elementId(a) AS a, type, elementId(b) AS b
 """
 
@@ -344,9 +344,9 @@ def test_bad_documents_among_good_ones_are_rejected_with_file_and_line(kb, corpu
         assert d["error"].startswith(f"{docs / name}:") and len(d["error"].splitlines()) == 1
         assert d["line"] is not None and d["error"].startswith(f"{docs / name}:{d['line']}: ")
     # Every good document is in the graph, and no rejected one is.
-    (row,) = kb.cypher("MATCH (d:Document) RETURN collect(d.doc_id) AS ids")
+    (row,) = kb.cypher("MATCH (d:Document) RETURN collect(d.path) AS paths")
     accepted = {name for name, d in by_name.items() if d["status"] == "new"}
-    assert {Path(p).name for p in row["ids"]} == accepted
+    assert {Path(p).name for p in row["paths"]} == accepted
     assert {f.name for f in good} <= accepted
     print(f"{len(bad)} bad documents, {len(rejected)} rejected, {len(accepted)} accepted")
 
@@ -417,6 +417,6 @@ def test_document_over_max_bytes_is_rejected_by_its_size_alone(kb, tmp_path):
     assert result.returncode == 1
     report = {Path(d["path"]).name: d for d in json.loads(result.stdout)["documents"]}
     assert report[small.name]["status"] == "unchanged"
-    assert report[large.name] == {"path": str(large), "status": "rejected", "line": None, "counts": {},
+    assert report[large.name] == {"path": str(large), "status": "rejected", "doc_id": None, "line": None, "counts": {},
                                   "warnings": 0, "error": f"{large}: document is {large.stat().st_size:,} bytes, "
                                                           "over the limit of 1,500"}
