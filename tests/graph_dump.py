@@ -2,14 +2,15 @@
 
 Papers are named by what identifies the work (arXiv id, DOI, normalised title, fallback),
 not by paper_id, because a surrogate key depends on which document created the node first.
-Run bookkeeping (run ids, timestamps, the ingestion lock's node) is left out.
+Run bookkeeping (run ids, timestamps, the ingestion lock's node) is left out, and so is where a
+document was read from (its `path`): a document is its content, wherever it lies.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-VOLATILE = {"paper_id", "run_id", "ingested_at", "started_at", "ended_at"}
+VOLATILE = {"paper_id", "run_id", "ingested_at", "started_at", "ended_at", "path"}
 
 DUMP_NODES = """
 MATCH (n) WHERE NOT n:IngestRun AND NOT n:IngestLock
@@ -33,14 +34,21 @@ def _canonical(props: dict[str, Any]) -> tuple:
     return tuple(sorted((k, repr(sorted(v) if k == "docs" else v)) for k, v in props.items() if k not in VOLATILE))
 
 
-def dump(kb) -> dict[str, set]:
+def named(kb) -> tuple[list[tuple], list[tuple]]:
+    """Every node as (name, properties) and every relationship as (start name, type, end name,
+    properties), duplicates kept: two nodes of one name are one work (or document) twice."""
     names = {}
-    nodes = set()
+    nodes = []
     for row in kb.cypher(DUMP_NODES):
         name = _name(row["labels"], row["props"])
         names[row["id"]] = name
-        nodes.add((name, _canonical(row["props"])))
-    relationships = {(names[row["start"]], row["type"], names[row["end"]], _canonical(row["props"]))
-                     for row in kb.cypher(DUMP_RELATIONSHIPS)}
-    assert len(names) == len(set(names.values())), "two nodes share a name: duplicate works"
-    return {"nodes": nodes, "relationships": relationships}
+        nodes.append((name, _canonical(row["props"])))
+    relationships = [(names[row["start"]], row["type"], names[row["end"]], _canonical(row["props"]))
+                     for row in kb.cypher(DUMP_RELATIONSHIPS)]
+    return nodes, relationships
+
+
+def dump(kb) -> dict[str, set]:
+    nodes, relationships = named(kb)
+    assert len(nodes) == len({name for name, _ in nodes}), "two nodes share a name: duplicate works"
+    return {"nodes": set(nodes), "relationships": set(relationships)}
