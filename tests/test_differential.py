@@ -10,8 +10,9 @@ from differential import differential_check
 from paperkg.synth import generate
 
 
-@pytest.mark.xfail(strict=True, reason="issue 15: today's graph depends on order, batching, path and history; "
-                   "the identity rewrite makes it a function of the documents (then drop this mark)")
+@pytest.mark.xfail(raises=AssertionError, strict=True,
+                   reason="issue 15: today's graph depends on order, batching, path and history; the identity "
+                   "rewrite makes it a function of the documents (then drop this mark)")
 def test_the_graph_is_a_function_of_the_set_of_documents(kb, tmp_path):
     corpus = tmp_path / "corpus"
     generate(corpus, papers=100, pages=4, seed=11, identity_cases=True)
