@@ -17,7 +17,8 @@ What the corpus exercises:
   references with and without titles, Self-citation/Preprint markers, raw references with
   continuation lines, orphan fragments, link labels and extraction debris;
 * identity: a page names the papers of its graph neighbourhood by arXiv DOI, by publisher DOI,
-  by title only (structured or raw) or by arXiv URL, so one work is reached several ways.
+  by title only (structured or raw) or by arXiv URL, so one work is reached several ways;
+  with `identity_cases`, the hard cases of issue 15 too, with their truth (`_IdentityCases`).
 """
 
 from __future__ import annotations
