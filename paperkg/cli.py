@@ -153,8 +153,14 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def cmd_synth(args: argparse.Namespace) -> int:
     from .synth import generate
 
-    summary = generate(args.out, papers=args.papers, pages=args.pages, seed=args.seed)
+    try:
+        summary = generate(args.out, papers=args.papers, pages=args.pages, seed=args.seed,
+                           identity_cases=args.identity_cases)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
     print(f"wrote {summary.cards:,} cards and {summary.pages:,} pages ({summary.bytes_written:,} bytes) to {args.out}")
+    if summary.truth:
+        print(f"planted the identity cases; which mentions are one work: {summary.truth}")
     return EXIT_OK
 
 
@@ -327,6 +333,10 @@ def build_parser() -> argparse.ArgumentParser:
     synth.add_argument("--pages", type=int, default=10, help="claim-check pages")
     synth.add_argument("--out", required=True, help="output directory")
     synth.add_argument("--seed", type=int, default=0, help="random seed (same seed, same bytes)")
+    synth.add_argument("--identity-cases", action="store_true",
+                       help="also plant, in the first four pages, the hard identity cases (glued raw lines with "
+                       "ids, a/b/c suffix gaps, a yearless title two works share, a cut DOI, preprint/published "
+                       "pairs) and write their truth to .truth.json in the output directory (needs 2 pages)")
 
     export = command("export", cmd_export, "write a corpus's graph as CSV files for neo4j-admin's offline import "
                      "(a very large first load; replaces the database), or the database's claim-support "

@@ -17,21 +17,23 @@ What the corpus exercises:
   references with and without titles, Self-citation/Preprint markers, raw references with
   continuation lines, orphan fragments, link labels and extraction debris;
 * identity: a page names the papers of its graph neighbourhood by arXiv DOI, by publisher DOI,
-  by title only (structured or raw) or by arXiv URL, so one work is reached several ways.
+  by title only (structured or raw) or by arXiv URL, so one work is reached several ways;
+  with `identity_cases`, the hard cases of issue 15 too, with their truth (`_IdentityCases`).
 """
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import string
 from array import array
 from bisect import bisect_left
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 from itertools import accumulate
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from paperkg.ingest.claims import (
     EXPERIMENTAL,
@@ -732,7 +734,7 @@ _Suffixes = dict[tuple[str, int], str]
 class _Page:
     """One claim-check page about a paper of the graph, planned whole, then rendered line by line."""
 
-    def __init__(self, graph: _Graph, paper: int) -> None:
+    def __init__(self, graph: _Graph, paper: int, plant: _Plant | None = None) -> None:
         self.graph = graph
         self.paper = paper
         self.words = graph.words
@@ -742,13 +744,16 @@ class _Page:
         self.references, raw_works, merged = self._reference_lists()
         suffixes = self._year_suffixes(raw_works, merged)
         self.keys, self.key_weights = self._key_pool(raw_works, merged, suffixes)
-        raw_entries = self._raw_entries(raw_works, merged, suffixes)
-        self.raw_entries = len(raw_entries)  # as the parser counts them, continuation lines joined
-        self.raw_lines = [line for entry in raw_entries for line in entry]
+        self.raw_entry_lines = self._raw_entries(raw_works, merged, suffixes)
         self.main_sections, self.flagged_sections = self._sections()
         self.main, self.flagged = self._listed_claims()
         self.notes, self.note_only_claims = self._support_notes()
         self.citing, self.cited_by_total = self._citing_works()
+        if plant:
+            plant.apply(self)  # last, with its own rng: the page's other lines stay as without it
+        self.raw_entries = len(self.raw_entry_lines)  # as the parser counts them, continuation lines joined
+        self.raw_lines = [line for entry in self.raw_entry_lines for line in entry]
+        self.lines_of: dict[int, int] = {}  # id() of a rendered entry or cite → its first line, for the truth
 
     # -- works
 
@@ -1067,12 +1072,15 @@ class _Page:
         self._render_claims(lines)
         lines += ["Citations", "Cites", "Part of this paper’s reference list could not be split into single entries."]
         for entry in self.references:
+            self.lines_of[id(entry)] = len(lines) + 1
             lines += _entry_lines(rng, entry)
         lines += [
             "Flagged first, then by citations",
             f"Research works printed but not linked: {_count(len(self.raw_lines))}",
         ]
-        lines += self.raw_lines
+        for raw_entry in self.raw_entry_lines:
+            self.lines_of[id(raw_entry)] = len(lines) + 1
+            lines += raw_entry
         lines += ["Cited by", "Sorted by citations"]
         for entry in self.citing:
             lines += _entry_lines(rng, entry)
@@ -1132,8 +1140,7 @@ class _Page:
         for note, text, quote in self.notes:
             lines += [_NOTE_OF[note], text, f"“{quote}”"]
 
-    @staticmethod
-    def _render_claim_body(lines: list[str], claim: _Claim) -> bool:
+    def _render_claim_body(self, lines: list[str], claim: _Claim) -> bool:
         """The status line and what hangs off it; True when the status line is left open."""
         status = STATUS + (SUBSTANTIAL if claim.substantial else NOT_SUBSTANTIAL)
         if claim.counts:
@@ -1151,6 +1158,7 @@ class _Page:
                 lines[-1] += " " + entry
             else:
                 lines.append(entry)
+            self.lines_of[id(cite)] = len(lines)
             after_verdict = cite.verdict is not None
             if not cite.key.matched:
                 lines.append(UNMATCHED)
@@ -1217,6 +1225,317 @@ class _Page:
         ]
 
 
+# -------------------------------------------------------------------------- identity cases
+
+# Hidden, so that discovery skips it and the corpus directory stays ingestible as a whole.
+TRUTH_FILE = ".truth.json"
+
+
+@dataclass
+class _Plant:
+    """What the identity cases add to one page, drawn from an rng of its own."""
+
+    rng: random.Random
+    references: list[_Entry] = field(default_factory=list)
+    raw_groups: list[list[list[str]]] = field(default_factory=list)  # raw entries kept together, in order
+    claims: list[list[_Cite]] = field(default_factory=list)  # each the cites of one main-list claim
+
+    def apply(self, page: _Page) -> None:
+        for entry in self.references:  # where its count puts it: the list stays most cited first (B.7)
+            at = next((index for index, other in enumerate(page.references)
+                       if other.work.cited_by < entry.work.cited_by), len(page.references))
+            page.references.insert(at, entry)
+        for group in self.raw_groups:
+            at = self.rng.randint(0, len(page.raw_entry_lines))
+            page.raw_entry_lines[at:at] = group
+        for cites in self.claims:
+            while (text := page.words.sentence(self.rng)) in page.texts:
+                pass
+            page.texts.add(text)
+            quote = f"{text[:-1]} ({';'.join(cite.key.printed() for cite in cites)})."
+            page.main.insert(0, _Claim("Premise", "citation", page.main_sections[0], text, quote,
+                                       substantial=False, counts=(0, len(cites)), cites=cites))
+
+
+def _planted_entry(work: _Work) -> _Entry:
+    return _Entry(work, has_title=True, self_citation=False, preprint=False, shows_authors=True, shows_venue=True)
+
+
+def _ended_title(title: str) -> str:
+    """The title as a raw reference ends it: `?` takes no period (`… a mirage? In …`)."""
+    return title if title.endswith("?") else title + "."
+
+
+def _raw_arxiv(work: _Work) -> str:
+    return f"{_printed_authors(work)}. {work.title}, {work.year}. URL https://arxiv.org/abs/{work.arxiv_id}."
+
+
+def _raw_journal(rng: random.Random, work: _Work, doi: str, url: str | None = None, cut: bool = False) -> str:
+    """A journal entry printing `doi`; `cut` ends the line inside it, as extractions cut long entries."""
+    volume, number, first = rng.randint(1, 60), rng.randint(1, 12), rng.randint(1, 900)
+    text = (f"{_printed_authors(work)}. {_ended_title(work.title)} Journal of {rng.choice(_FIELDS)}, "
+            f"{volume}({number}):{first}-{first + rng.randint(5, 30)}, {_MONTHS[rng.randrange(12)]} {work.year}. "
+            f"doi: {doi}")
+    return text if cut else f"{text}. URL {url or 'https://doi.org/' + doi}."
+
+
+def _raw_conference(rng: random.Random, work: _Work, year: str) -> str:
+    return (f"{_printed_authors(work)}. {_ended_title(work.title)} In Proceedings of the {rng.choice(_FIELDS)} "
+            f"Conference, {year}. URL https://openreview.net/forum?id={rng.getrandbits(48):012x}.")
+
+
+def _raw_yearless(rng: random.Random, work: _Work) -> str:
+    return f"{_printed_authors(work)}. {_ended_title(work.title)} Technical report, {rng.choice(_PUBLISHERS)}."
+
+
+class _IdentityCases:
+    """The identity cases of issue 15, planted in the first (up to) four pages, and their truth:
+    which planted mentions are one work, which fit two works, what each source key names.
+
+    (a) glued raw lines whose two entries carry their own ids and years, the second entry's work
+        also a structured reference elsewhere; (b) source keys whose a/b/c suffix a positional
+        pick gets wrong; (c) a yearless raw title that two works, years apart, carry; (d) a cut
+        DOI beside the full one, with title-only mentions; (e) a preprint on cards and its
+        published DOI on pages, one raw entry printing both.
+    """
+
+    def __init__(self, graph: _Graph) -> None:
+        if len(graph.page_papers) < 2:
+            raise ValueError("identity cases need at least 2 pages")
+        self.graph = graph
+        self.rng = random.Random(f"{graph.seed}:identity")
+        self.pages = [graph.page_papers[index % len(graph.page_papers)] for index in range(4)]
+        self.plants = {paper: _Plant(random.Random(f"{graph.seed}:identity:{paper}")) for paper in self.pages}
+        self.surnames = {person.surname for person in graph.words.people}
+        self.used = set(graph.page_papers)
+        self.pending: list[tuple[dict[str, Any], int, object]] = []  # (mention, page, element rendered)
+        self.carded: dict[int, dict[str, Any]] = {}  # paper of the graph → its work's truth record
+        self.cases = [self._glued(), self._suffix_gaps(), self._yearless_title(), self._cut_doi(),
+                      self._preprint_published()]
+
+    # -- the truth as it is built
+
+    def _map_work(self, name: str, page: int, published: bool) -> tuple[int, dict[str, Any]]:
+        """A paper of the graph the page cites (else an earlier one): no page's subject, not used
+        yet, cited in the map so other cards list it, with a publisher version if `published`."""
+        graph = self.graph
+
+        def fits(paper: int) -> bool:
+            return (paper not in self.used and len(graph.citers[paper]) > 0
+                    and (not published or graph.work(paper, True).arxiv_id is None))
+
+        candidates = [*graph.refs[page], *range(page - 1, -1, -1)]
+        fitting = [paper for paper in candidates if fits(paper)]
+        if not fitting:
+            raise ValueError("the corpus is too small for the identity cases")
+        # A published version a year after the preprint where there is one: "year within one", not equal.
+        paper = next((paper for paper in fitting if published and graph.years[paper] != graph.posted[paper].year),
+                     fitting[0])
+        self.used.add(paper)
+        work = graph.work(paper, published=False)
+        record = self._record(name, work)
+        if published:
+            record["doi"] = graph.work(paper, published=True).doi
+        self.carded[paper] = record
+        return paper, record
+
+    def _person(self) -> _Person:
+        """Someone with a surname no other person has, so only the planted entries carry it."""
+        while (surname := self.graph.words._name(self.rng, 3)) in self.surnames:
+            pass
+        self.surnames.add(surname)
+        return _Person(self.graph.words._name(self.rng, 2), "", surname)
+
+    def _work(self, year: int, title: str | None = None, first_author: _Person | None = None) -> _Work:
+        """A work outside the map, with three authors so that its key reads `Surname et al.`."""
+        rng = self.rng
+        authors = rng.sample(self.graph.words.people, 3)
+        if first_author:
+            authors[0] = first_author
+        return _Work(title or self.graph.unique_title(rng), tuple(authors), None, year, _venue(rng),
+                     f"{_doi_prefix(rng)}/{rng.choice(_SYLLABLES)}.{year}.{rng.randint(10000, 99999)}", None,
+                     int(rng.lognormvariate(math.log(300), 1.6)))
+
+    @staticmethod
+    def _record(name: str, work: _Work) -> dict[str, Any]:
+        return {"work": name, "title": work.title, "year": work.year, "arxiv_id": work.arxiv_id,
+                "doi": None if work.arxiv_id else work.doi, "mentions": []}
+
+    def _mention(self, page: int, element: object, kind: str, **prints: Any) -> dict[str, Any]:
+        """A planted mention on a page; its line is filled in once the page is rendered."""
+        mention = {"file": _file_name("page", self.graph.ids[page]), "line": None, "as": kind,
+                   "prints": {key: value for key, value in prints.items() if value is not None}}
+        self.pending.append((mention, page, element))
+        return mention
+
+    def _structured(self, record: dict[str, Any], page: int, work: _Work) -> None:
+        entry = _planted_entry(work)
+        self.plants[page].references.append(entry)
+        record["mentions"].append(self._mention(page, entry, "structured reference", title=work.title,
+                                                year=work.year, doi=work.doi))
+
+    def _raw(self, page: int, *texts: str) -> list[list[str]]:
+        """One group of raw entries (one line each), planted together in this order."""
+        group = [["- " + text] for text in texts]
+        self.plants[page].raw_groups.append(group)
+        return group
+
+    # -- the cases
+
+    def _glued(self) -> dict[str, Any]:
+        rng, graph = self.rng, self.graph
+        first_page, second_page = self.pages[0], self.pages[1]
+        works = []
+        # arXiv entry, then a DOI entry of another year; and the other way round on the next page.
+        for page, other_page, arxiv_first in ((first_page, second_page, True), (second_page, first_page, False)):
+            tag = "arxiv-first" if arxiv_first else "doi-first"
+            paper, carded = self._map_work(f"a:{tag}:arxiv-entry", page, published=False)
+            preprint = graph.work(paper, published=False)
+            work = self._work(year=max(1950, preprint.year - rng.randint(3, 8)))
+            doi_record = self._record(f"a:{tag}:doi-entry", work)
+            parts = [_raw_arxiv(preprint), _raw_journal(rng, work, work.doi)]
+            (line,) = self._raw(page, " ".join(parts if arxiv_first else parts[::-1]) + " · DOI")
+            place = ("first", "second") if arxiv_first else ("second", "first")
+            carded["mentions"].append(self._mention(page, line, f"raw reference, {place[0]} of two on one line",
+                                                    arxiv_id=preprint.arxiv_id, year=preprint.year))
+            doi_record["mentions"].append(self._mention(page, line, f"raw reference, {place[1]} of two on one line",
+                                                        doi=work.doi, year=work.year))
+            self._structured(doi_record, other_page, work)
+            works += [carded, doi_record]
+        return {"case": "glued_ids", "about": "A raw line holding two references (FORMAT.md B.8), each with its "
+                "own id and year; the DOI entry's work is also a structured reference on another page. Each "
+                "part is its own work; neither part's id or year names the other.", "works": works}
+
+    def _suffix_gaps(self) -> dict[str, Any]:
+        rng, page = self.rng, self.pages[2]
+        year = self.graph.posted[page].year
+        plant = self.plants[page]
+        works, keys = [], []
+
+        def work(name: str, person: _Person, year: int) -> tuple[_Work, dict[str, Any]]:
+            planted = self._work(year, first_author=person)
+            record = self._record(name, planted)
+            works.append(record)
+            return planted, record
+
+        def raw(records: list[tuple[_Work, dict[str, Any], str]]) -> None:
+            group = self._raw(page, *(_raw_conference(rng, planted, printed) for planted, _, printed in records))
+            for (planted, record, printed), entry in zip(records, group):
+                record["mentions"].append(self._mention(page, entry, "raw reference", title=planted.title,
+                                                        year=printed))
+
+        def claim(person: _Person, cited: list[tuple[str, str | None, str]]) -> None:
+            cites = [_Cite(_Key(f"{person.surname} et al.", printed, False), False, None) for printed, _, _ in cited]
+            plant.claims.append(cites)
+            for cite, (_, refers_to, why) in zip(cites, cited):
+                mention = self._mention(page, cite, "source key", key=cite.key.printed())
+                mention.update(refers_to=refers_to, why=why)
+                keys.append(mention)
+
+        # X prints `a` and `c` only: `b` names an entry the page does not list.
+        x = self._person()
+        xa, xa_record = work("b:x-a", x, year)
+        xc, xc_record = work("b:x-c", x, year)
+        raw([(xa, xa_record, f"{year}a"), (xc, xc_record, f"{year}c")])
+        claim(x, [(f"{year}a", "b:x-a", "printed a"), (f"{year}b", None, "no entry prints b; the 2nd is c"),
+                  (f"{year}c", "b:x-c", "printed c, yet only the 2nd candidate")])
+        # Y: two structured entries (which print no suffix) come first, so `b` is the raw one printing it.
+        y = self._person()
+        for index in (1, 2):
+            structured, record = work(f"b:y-structured-{index}", y, year - 1)
+            self._structured(record, page, structured)
+        yb, yb_record = work("b:y-b", y, year - 1)
+        raw([(yb, yb_record, f"{year - 1}b")])
+        claim(y, [(f"{year - 1}b", "b:y-b", "printed b; the 2nd candidate is a structured entry")])
+        # Z prints `b` only: `a` of that year and `a` one year off name entries the page does not list.
+        z = self._person()
+        zb, zb_record = work("b:z-b", z, year - 2)
+        raw([(zb, zb_record, f"{year - 2}b")])
+        claim(z, [(f"{year - 2}b", "b:z-b", "printed b"), (f"{year - 2}a", None, "no entry prints a"),
+                  (f"{year - 1}a", None, "one year off, and the entry prints b, not a")])
+        return {"case": "suffix_gaps", "about": "Source keys against raw entries that print their a/b/c suffix: "
+                "a key names the entry printing its suffix, or no entry (refers_to null) where none prints it.",
+                "works": works, "keys": keys}
+
+    def _yearless_title(self) -> dict[str, Any]:
+        rng = self.rng
+        title = self.graph.unique_title(rng)
+        earlier = self._work(rng.randint(1996, 2010), title=title)
+        later = self._work(earlier.year + rng.randint(3, 9), title=title)
+        works = [self._record("c:earlier", earlier), self._record("c:later", later)]
+        self._structured(works[0], self.pages[0], earlier)
+        self._structured(works[1], self.pages[1], later)
+        (dated,) = self._raw(self.pages[3], _raw_conference(rng, later, str(later.year)))
+        works[1]["mentions"].append(self._mention(self.pages[3], dated, "raw reference", title=title,
+                                                  year=later.year))
+        someone = earlier._replace(authors=tuple(rng.sample(self.graph.words.people, 2)))
+        (yearless,) = self._raw(self.pages[2], _raw_yearless(rng, someone))
+        ambiguous = self._mention(self.pages[2], yearless, "raw reference without a year", title=title)
+        ambiguous["fits"] = ["c:earlier", "c:later"]
+        return {"case": "yearless_title", "about": f"Two works share a title, {later.year - earlier.year} years "
+                "apart; a raw reference prints the title with no year (and authors of neither). It fits both and "
+                "must bridge neither.", "works": works, "ambiguous": [ambiguous]}
+
+    def _cut_doi(self) -> dict[str, Any]:
+        rng = self.rng
+        work = self._work(rng.randint(2005, 2016))
+        cut = work.doi[:-4]  # `…/abc.2011.82374` → `…/abc.2011.8`
+        record = self._record("d:work", work)
+        self._structured(record, self.pages[1], work)
+        (line,) = self._raw(self.pages[3], _raw_journal(rng, work, cut, cut=True))
+        record["mentions"].append(self._mention(self.pages[3], line, "raw reference cut inside its DOI",
+                                                title=work.title, year=work.year, doi=cut))
+        for page in (self.pages[0], self.pages[2]):
+            (titled,) = self._raw(page, _raw_conference(rng, work, str(work.year)))
+            record["mentions"].append(self._mention(page, titled, "raw reference, title only",
+                                                    title=work.title, year=work.year))
+        return {"case": "cut_doi", "about": f"One work: its DOI {work.doi} in full on one page, cut to {cut} "
+                "on another, and title-only mentions elsewhere.", "works": [record]}
+
+    def _preprint_published(self) -> dict[str, Any]:
+        graph = self.graph
+        paper, record = self._map_work("e:work", self.pages[2], published=True)
+        published, preprint = graph.work(paper, published=True), graph.work(paper, published=False)
+        self._structured(record, self.pages[2], published)
+        (both,) = self._raw(self.pages[3], _raw_journal(self.rng, published, published.doi,
+                                                        url=f"https://arxiv.org/abs/{preprint.arxiv_id}"))
+        record["mentions"].append(self._mention(self.pages[3], both, "raw reference printing both ids",
+                                                title=published.title, year=published.year,
+                                                doi=published.doi, arxiv_id=preprint.arxiv_id))
+        return {"case": "preprint_published", "about": "A preprint named by arXiv id on cards and by its publisher "
+                "DOI (same title, year within one) on a page; one raw entry prints both. One work with both ids.",
+                "works": [record]}
+
+    # -- after rendering
+
+    def note_card(self, file: str, paper: int, text: str) -> None:
+        """The card mentions of the planted works of the graph: the subject line and list items."""
+        for carded, record in self.carded.items():
+            if carded == paper:
+                record["mentions"].append({"file": file, "line": 1, "as": "card subject",
+                                           "prints": {"arxiv_id": self.graph.ids[paper]}})
+                continue
+            needle = f"]({SITE}{self.graph.ids[carded]}/)"
+            if needle in text:
+                line = next(number for number, content in enumerate(text.split("\n"), 1) if needle in content)
+                record["mentions"].append({"file": file, "line": line, "as": "card item",
+                                           "prints": {"arxiv_id": self.graph.ids[carded]}})
+
+    def note_page(self, page: _Page) -> None:
+        for mention, paper, element in self.pending:
+            if paper == page.paper:
+                mention["line"] = page.lines_of[id(element)]
+
+    def truth(self) -> dict[str, Any]:
+        graph = self.graph
+        for case in self.cases:
+            for record in case["works"]:
+                record["mentions"].sort(key=lambda mention: (mention["file"], mention["line"]))
+        return {"about": "Planted identity cases (paperkg synth --identity-cases): each case's works are one "
+                "work each, with the mentions listed; `ambiguous` mentions fit several works; `keys` give what "
+                "each planted source key names.", "seed": graph.seed, "cases": self.cases}
+
+
 # -------------------------------------------------------------------------- the corpus
 
 
@@ -1236,32 +1555,44 @@ class SynthSummary:
     citing_works: int  # `Cited by` entries
     bytes_written: int
     files: int
+    truth: str | None = None  # the identity cases' truth file, when they were planted
 
 
 def _file_name(kind: str, arxiv_id: str) -> str:
     return f"{kind}_{arxiv_id.replace('/', '_')}.txt"
 
 
-def generate(out_dir: str | Path, papers: int = 1000, pages: int = 10, seed: int = 0) -> SynthSummary:
+def generate(out_dir: str | Path, papers: int = 1000, pages: int = 10, seed: int = 0,
+             identity_cases: bool = False) -> SynthSummary:
     """Write `papers` paper cards and up to `pages` claim-check pages (one per paper, at most
     two thirds of the papers) into out_dir as `card_<id>.txt` / `page_<id>.txt`.
 
-    Same arguments, same bytes. Files already in out_dir are overwritten, never removed.
+    With `identity_cases`, the first (up to) four pages also carry the planted lines of
+    `_IdentityCases`, and their truth is written to `TRUTH_FILE` in out_dir; every other line
+    is as without them. Same arguments, same bytes. Files already in out_dir are overwritten,
+    never removed.
     """
     if papers < 1 or pages < 0:
         raise ValueError("papers must be at least 1 and pages at least 0")
     graph = _Graph(seed, papers, pages)
+    cases = _IdentityCases(graph) if identity_cases else None
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written = items = claims = references = raw_lines = citing = 0
     for paper in range(papers):
-        data = _card_text(graph, paper).encode("utf-8")
-        (out / _file_name("card", graph.ids[paper])).write_bytes(data)
+        text = _card_text(graph, paper)
+        name = _file_name("card", graph.ids[paper])
+        if cases:
+            cases.note_card(name, paper, text)
+        data = text.encode("utf-8")
+        (out / name).write_bytes(data)
         written += len(data)
         items += min(CARD_LIST_LIMIT, len(graph.refs[paper])) + min(CARD_LIST_LIMIT, len(graph.citers[paper]))
     for paper in graph.page_papers:
-        page = _Page(graph, paper)
+        page = _Page(graph, paper, cases.plants.get(paper) if cases else None)
         data = page.text().encode("utf-8")
+        if cases:
+            cases.note_page(page)
         (out / _file_name("page", graph.ids[paper])).write_bytes(data)
         written += len(data)
         claims += len(page.main) + len(page.flagged) + page.note_only_claims
@@ -1281,4 +1612,11 @@ def generate(out_dir: str | Path, papers: int = 1000, pages: int = 10, seed: int
         citing_works=citing,
         bytes_written=written,
         files=papers + len(graph.page_papers),
+        truth=_write_truth(out, cases) if cases else None,
     )
+
+
+def _write_truth(out: Path, cases: _IdentityCases) -> str:
+    path = out / TRUTH_FILE
+    path.write_text(json.dumps(cases.truth(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return str(path)

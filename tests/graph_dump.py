@@ -38,20 +38,26 @@ def _canonical(props: dict[str, Any], document_names: dict[str, str]) -> tuple:
     return tuple(sorted((k, repr(value(k, v))) for k, v in props.items() if k not in VOLATILE))
 
 
-def dump(kb, by_file_name: bool = False) -> dict[str, set]:
-    """The graph; with `by_file_name`, documents are named by their file's name rather than by
-    their content (so an edited document keeps its name, and what it asserted can be compared)."""
+def named(kb, by_file_name: bool = False) -> tuple[list[tuple], list[tuple]]:
+    """Every node as (name, properties) and every relationship as (start name, type, end name,
+    properties), duplicates kept: two nodes of one name are one work (or document) twice. With
+    `by_file_name`, documents are named by their file's name rather than by their content (so an
+    edited document keeps its name, and what it asserted can be compared)."""
     rows = kb.cypher(DUMP_NODES)
     document_names = {row["props"]["doc_id"]: row["props"]["path"].rpartition("/")[2]
                       for row in rows if by_file_name and "Document" in row["labels"]}
     names = {}
-    nodes = set()
+    nodes = []
     for row in rows:
         name = _name(row["labels"], row["props"], document_names)
         names[row["id"]] = name
-        nodes.add((name, _canonical(row["props"], document_names)))
-    relationships = {(names[row["start"]], row["type"], names[row["end"]],
-                      _canonical(row["props"], document_names))
-                     for row in kb.cypher(DUMP_RELATIONSHIPS)}
-    assert len(names) == len(set(names.values())), "two nodes share a name: duplicate works"
-    return {"nodes": nodes, "relationships": relationships}
+        nodes.append((name, _canonical(row["props"], document_names)))
+    relationships = [(names[row["start"]], row["type"], names[row["end"]], _canonical(row["props"], document_names))
+                     for row in kb.cypher(DUMP_RELATIONSHIPS)]
+    return nodes, relationships
+
+
+def dump(kb, by_file_name: bool = False) -> dict[str, set]:
+    nodes, relationships = named(kb, by_file_name)
+    assert len(nodes) == len({name for name, _ in nodes}), "two nodes share a name: duplicate works"
+    return {"nodes": set(nodes), "relationships": set(relationships)}

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import difflib
+import json
 from pathlib import Path
 
 import pytest
 
+from paperkg.cli import main
 from paperkg.ingest import Card, Page, parse_file
 from paperkg.ingest.identity import split_doi
 from paperkg.ingest.normalise import title_norm
-from paperkg.synth import generate
+from paperkg.ingestion import discover
+from paperkg.synth import TRUTH_FILE, generate
 
 PAPERS, PAGES, SEED = 150, 4, 11
 # The only mismatches the seed page has too: stated reference totals and the top-100 `Cited by`.
@@ -154,3 +158,173 @@ def test_old_style_arxiv_ids_appear_in_a_large_graph(tmp_path):
     assert any(name.startswith("card_cs_") for name in names)  # cs/0112017 → card_cs_0112017.txt
     card = parse_file(next(path for path in tmp_path.iterdir() if path.name.startswith("card_cs_")))
     assert card.arxiv_id.startswith("cs/")
+
+
+# -- the identity cases (`--identity-cases`): planted as the truth file says, and nothing else changed
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory: pytest.TempPathFactory):
+    out = tmp_path_factory.mktemp("synth-identity")
+    summary = generate(out, papers=PAPERS, pages=PAGES, seed=SEED, identity_cases=True)
+    truth = json.loads(Path(summary.truth).read_text(encoding="utf-8"))
+    documents = {path.name: parse_file(path) for path in sorted(out.iterdir()) if path.name != TRUTH_FILE}
+    return out, truth, documents
+
+
+def _case(truth, name: str) -> dict:
+    (case,) = [case for case in truth["cases"] if case["case"] == name]
+    return case
+
+
+def _mentions(case: dict) -> list[dict]:
+    return [mention for work in case["works"] for mention in work["mentions"]]
+
+
+def _raws_at(documents, mention: dict) -> list:
+    return [raw for raw in documents[mention["file"]].raw_references if raw.line == mention["line"]]
+
+
+def _printed_year(mention: dict) -> int | None:
+    year = mention["prints"].get("year")
+    return None if year is None else int(str(year)[:4])
+
+
+def _without_digits(line: str) -> str:
+    return "".join(char for char in line if not char.isdigit())
+
+
+def test_identity_cases_only_add_lines_and_recount_the_totals(corpus, planted):
+    plain, _, _ = corpus
+    out, truth, _ = planted
+    planted_pages = {mention["file"] for case in truth["cases"] for mention in _mentions(case)
+                     if mention["file"].startswith("page_")}
+    assert len(planted_pages) == PAGES
+    for name, data in _read_dir(plain).items():
+        if name not in planted_pages:
+            assert (out / name).read_bytes() == data, name
+            continue
+        # Digits left out: the stated totals (header, claim summary, raw count, metadata) are recounted.
+        before = [_without_digits(line) for line in data.decode().split("\n")]
+        after = [_without_digits(line) for line in (out / name).read_text(encoding="utf-8").split("\n")]
+        matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+        assert {tag for tag, *_ in matcher.get_opcodes()} == {"equal", "insert"}, name
+
+
+def test_identity_cases_are_deterministic_and_their_truth_is_not_ingested(planted, tmp_path):
+    out, _, _ = planted
+    assert main(["synth", "--papers", str(PAPERS), "--pages", str(PAGES), "--seed", str(SEED), "--out",
+                 str(tmp_path), "--identity-cases"]) == 0
+    assert _read_dir(tmp_path) == _read_dir(out)
+    assert TRUTH_FILE in {path.name for path in tmp_path.iterdir()}
+    assert TRUTH_FILE not in {path.name for path in discover([tmp_path])}
+    assert main(["synth", "--papers", "20", "--pages", "1", "--out", str(tmp_path / "one"), "--identity-cases"]) == 2
+
+
+def test_every_planted_mention_is_at_its_line_as_printed(planted):
+    _, truth, documents = planted
+    for case in truth["cases"]:
+        for mention in _mentions(case) + case.get("ambiguous", []):
+            prints, document = mention["prints"], documents[mention["file"]]
+            if mention["as"] == "card subject":
+                assert (mention["line"], document.arxiv_id) == (1, prints["arxiv_id"])
+            elif mention["as"] == "card item":
+                items = [item for section in (document.builds_on, document.built_on_by) if section
+                         for item in section.items if item.arxiv_id == prints["arxiv_id"]]
+                assert len(items) == 1, mention
+            elif mention["as"] == "structured reference":
+                (reference,) = [ref for ref in document.references if ref.line == mention["line"]]
+                assert (reference.title, reference.year, reference.doi) == (prints["title"], prints["year"],
+                                                                           prints["doi"])
+            elif "of two on one line" in mention["as"]:
+                text = " ".join(raw.text for raw in _raws_at(documents, mention))
+                assert all(str(value) in text for value in prints.values()), mention
+            else:  # one raw entry of its own
+                (raw,) = _raws_at(documents, mention)
+                assert title_norm(raw.title) == title_norm(prints["title"]), mention
+                assert (raw.year, raw.doi, raw.arxiv_id) == (_printed_year(mention), prints.get("doi"),
+                                                             prints.get("arxiv_id")), mention
+
+
+def test_glued_lines_hold_two_entries_with_their_own_ids_and_years(planted):
+    _, truth, documents = planted
+    case = _case(truth, "glued_ids")
+    lines: dict[tuple[str, int], list[dict]] = {}
+    for work in case["works"]:
+        for mention in work["mentions"]:
+            if "of two on one line" in mention["as"]:
+                lines.setdefault((mention["file"], mention["line"]), []).append({**mention, "work": work})
+    assert len(lines) == 2
+    for parts in lines.values():
+        assert sorted(part["as"].split(",")[1] for part in parts) == [" first of two on one line",
+                                                                       " second of two on one line"]
+        arxiv_part, doi_part = sorted(parts, key=lambda part: "doi" in part["prints"])
+        assert abs(arxiv_part["prints"]["year"] - doi_part["prints"]["year"]) > 1
+        text = " ".join(raw.text for raw in _raws_at(documents, arxiv_part))  # one entry or two
+        assert text.count("https://arxiv.org/abs/") == 1 and text.count("doi: ") == 1
+        # The DOI entry's work is a structured reference, with that DOI, on another page.
+        elsewhere = [mention for mention in doi_part["work"]["mentions"] if mention["as"] == "structured reference"]
+        assert [mention["prints"]["doi"] for mention in elsewhere] == [doi_part["prints"]["doi"]]
+        assert elsewhere[0]["file"] != doi_part["file"]
+
+
+def test_suffix_keys_a_positional_pick_gets_wrong(planted):
+    _, truth, documents = planted
+    case = _case(truth, "suffix_gaps")
+    works = {work["work"]: work for work in case["works"]}
+    wrong = 0
+    for key in case["keys"]:
+        page = documents[key["file"]]
+        (source,) = [source for claim in page.claims for source in claim.sources if source.line == key["line"]]
+        assert source.key == key["prints"]["key"] and source.year_suffix
+        # The page's entries by that author and year, in the resolver's order: structured, then raw.
+        by_author = source.first_author
+        candidates = [(None, (ref.title, ref.year)) for ref in page.references
+                      if ref.year == source.year and ref.authors and ref.authors[0].startswith(by_author + ",")]
+        candidates += [(raw.text.split(str(source.year), 1)[1][:1], (raw.title, raw.year))
+                       for raw in page.raw_references
+                       if raw.year == source.year and raw.authors and raw.authors[0].endswith(" " + by_author)]
+        # The entries printing the key's suffix are exactly the one the key names (none for a gap).
+        work = works.get(key["refers_to"])
+        named = (work["title"], work["year"]) if work else None
+        assert [entry for suffix, entry in candidates if suffix == source.year_suffix] == ([named] if named else [])
+        position = ord(source.year_suffix) - ord("a")
+        wrong += (candidates[position][1] if position < len(candidates) else None) != named
+    # X's `b` (a gap) and `c` (only 2 candidates), Y's `b` (the 2nd is a structured entry), Z's `a` (a gap) and
+    # `b` (the only candidate); X's `a` and Z's key of another year are the two a positional pick gets right.
+    assert wrong == 5
+
+
+def test_a_yearless_raw_title_fits_two_works_years_apart(planted):
+    _, truth, documents = planted
+    case = _case(truth, "yearless_title")
+    earlier, later = case["works"]
+    assert earlier["title"] == later["title"] and later["year"] - earlier["year"] > 1
+    assert earlier["doi"] != later["doi"]
+    (ambiguous,) = case["ambiguous"]
+    assert ambiguous["fits"] == [earlier["work"], later["work"]]
+    (raw,) = _raws_at(documents, ambiguous)
+    assert raw.year is None and title_norm(raw.title) == title_norm(earlier["title"])
+
+
+def test_a_cut_doi_beside_the_full_one_and_title_only_mentions(planted):
+    _, truth, documents = planted
+    (work,) = _case(truth, "cut_doi")["works"]
+    dois = {mention["as"]: mention["prints"].get("doi") for mention in work["mentions"]}
+    cut, full = dois["raw reference cut inside its DOI"], dois["structured reference"]
+    assert full == work["doi"] and full.startswith(cut) and len(cut) < len(full)
+    titled = [mention for mention in work["mentions"] if mention["as"] == "raw reference, title only"]
+    assert len(titled) == 2 and all(raw.doi is None for mention in titled for raw in _raws_at(documents, mention))
+
+
+def test_a_preprint_on_cards_and_its_published_doi_on_pages(planted):
+    _, truth, documents = planted
+    (work,) = _case(truth, "preprint_published")["works"]
+    kinds = [mention["as"] for mention in work["mentions"]]
+    assert kinds.count("card subject") == 1 and "card item" in kinds
+    (structured,) = [mention for mention in work["mentions"] if mention["as"] == "structured reference"]
+    assert structured["prints"]["doi"] == work["doi"] and not work["doi"].startswith("10.48550/")
+    subject = documents[next(mention["file"] for mention in work["mentions"] if mention["as"] == "card subject")]
+    assert subject.title == structured["prints"]["title"]
+    assert abs(subject.first_posted.year - structured["prints"]["year"]) <= 1
+    (both,) = [mention for mention in work["mentions"] if mention["as"] == "raw reference printing both ids"]
+    assert both["prints"]["arxiv_id"] == work["arxiv_id"] and both["prints"]["doi"] == work["doi"]
