@@ -27,6 +27,8 @@ from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
 
+from .progress import waiting
+
 MOUNT = "/paperkg"
 PACKAGE = "org.paperkg.browser"
 JAR_NAME = "paperkg-browser.jar"
@@ -99,7 +101,7 @@ QUESTIONS: list[tuple[str, str, list[str], str]] = [
         "RETURN path, support, matched\nLIMIT 100",
     ),
 ]
-PICTURE_PAPER = "2501.16496"
+PICTURE_PAPER = "2402.06618"
 
 
 def _runnable(text: str) -> str:
@@ -173,12 +175,12 @@ def render_guide(library=None) -> str:
         "queries of its library: <b>lineage</b> (who builds on whom), <b>co-citation</b> (what is "
         "cited together) and <b>unsupported claims</b> (what checking the sources found).</p>\n"
         "    <p>Each query slide shows the query with its <code>:param</code> lines; the values "
-        "name papers of the seed documents. Results are tables; the <i>picture</i> slides return "
+        "name papers of <code>examples/corpus</code>, the example corpus <code>make run</code> ingests. Results are tables; the <i>picture</i> slides return "
         "paths to see in the graph view, styled by paperkg's style sheet (<code>:style</code>).</p>\n"
         "    <p>Labels: <code>Paper</code> (captioned title and year), <code>Claim</code>, "
         "<code>Source</code>. The same queries run in Python "
-        "(<code>kb.query(\"ancestors\", paper=\"2501.16496\")</code>) and from the shell "
-        "(<code>paperkg query ancestors -p paper=2501.16496</code>).</p>",
+        "(<code>kb.query(\"ancestors\", paper=\"2402.06618\")</code>) and from the shell "
+        "(<code>paperkg query ancestors -p paper=2402.06618</code>).</p>",
     )]
     for kind, lead, names, picture in QUESTIONS:
         queries = [lib.get(name) for name in names if name in lib]
@@ -278,8 +280,9 @@ def _compile(javac: str, source: str, classpath: str) -> dict[str, bytes]:
         src = Path(tmp) / "Files.java"
         src.write_text(source, encoding="utf-8")
         out = Path(tmp) / "classes"
-        result = subprocess.run([javac, "--release", "17", "-nowarn", "-cp", ":".join(api), "-d", str(out), str(src)],
-                                capture_output=True, text=True)
+        with waiting("building paperkg's Neo4j Browser extension with javac (once per version)"):
+            result = subprocess.run([javac, "--release", "17", "-nowarn", "-cp", ":".join(api), "-d", str(out),
+                                     str(src)], capture_output=True, text=True)
         if result.returncode != 0:
             from .server import ServerError
 

@@ -1,7 +1,7 @@
 """The query library: one named, parameterized Cypher file per question, in queries/.
 
 The same file runs in Neo4j Browser (after its `:param` lines), from Python
-(`kb.query("ancestors", paper="2005.00719")` or `kb.queries.ancestors(...)`) and from
+(`kb.query("ancestors", paper="2402.06618")` or `kb.queries.ancestors(...)`) and from
 `paperkg query`. Each file opens with a `//` header that this module parses and checks:
 
     // name: ancestors
@@ -14,7 +14,7 @@ The same file runs in Neo4j Browser (after its `:param` lines), from Python
     // column title — the work's title
     //
     // Neo4j Browser:
-    // :param paper => '2005.00719';
+    // :param paper => '2402.06618';
     // :param depth => 2;
 
 Types are string, integer, float, boolean and paper; `lo..hi` bounds a number (either side

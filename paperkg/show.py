@@ -1,6 +1,6 @@
 """Pictures of a query's subgraph: an interactive HTML graph (needs `paperkg[viz]`, i.e. neo4j-viz).
 
-``picture(kb, "ancestors", paper="2501.16496")`` runs the library query and draws what its rows
+``picture(kb, "ancestors", paper="2402.06618")`` runs the library query and draws what its rows
 are about: the papers (``paper_id`` columns, the ``paper`` parameters) and claims
 (``claim_id`` columns) it returns, and how they are connected:
 
