@@ -15,7 +15,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from ecosystem import seed
+from ecosystem import examples
 
 from paperkg import browser_guide
 from paperkg.library import library
@@ -91,13 +91,13 @@ def test_managed_server_tells_browser_to_apply_the_style_and_play_the_guide(sess
 
 # -- in a real browser ---------------------------------------------------------------------
 
-def test_neo4j_browser_connects_plays_the_guide_and_renders_a_library_query(neo4j_instance, session_kb, seeds_dir):
+def test_neo4j_browser_connects_plays_the_guide_and_renders_a_library_query(neo4j_instance, session_kb):
     from playwright.sync_api import sync_playwright
 
-    kb = seed(session_kb, seeds_dir)
+    kb = examples(session_kb)
     query = library().get(QUERY)
     expected = kb.query(QUERY, **query.browser)
-    assert expected, f"{QUERY} with the guide's :param values returns no rows on the seeds"
+    assert expected, f"{QUERY} with the guide's :param values returns no rows on examples/corpus"
     titles = {row["title"] for row in expected if row["title"]}
     ports = neo4j_instance.ports()
     ARTIFACTS.mkdir(exist_ok=True)
