@@ -411,10 +411,13 @@ class Result(list):
         cells = [[_cell(_titled(row, column)) for column in self.columns] for row in self]
         numeric = [bool(self) and all(_is_number(row[c]) or row[c] is None for row in self) for c in self.columns]
         natural = [max([len(column)] + [len(row[i]) for row in cells]) for i, column in enumerate(self.columns)]
-        narrowest = [len(column) if num else min(n, max(len(column), MIN_TEXT_WIDTH))
-                     for column, num, n in zip(self.columns, numeric, natural)]
-        # Prose narrows first; identifiers (cells without spaces) only when prose alone cannot make room.
+        # Prose narrows first, to no less than its longest word (within MIN_TEXT_WIDTH..MAX_WORD_WIDTH);
+        # identifiers (cells without spaces) only when prose alone cannot make room.
         prose = [any(" " in row[i] for row in cells) for i in range(len(self.columns))]
+        longest_word = [max([len(word) for row in cells for word in row[i].split()], default=0)
+                        for i in range(len(self.columns))]
+        narrowest = [len(column) if num else min(n, max(len(column), MIN_TEXT_WIDTH, min(word, MAX_WORD_WIDTH)))
+                     for column, num, n, word in zip(self.columns, numeric, natural, longest_word)]
         widths = _fit(_fit(natural, [m if p else n for m, p, n in zip(narrowest, prose, natural)], width),
                       narrowest, width)
 
@@ -474,6 +477,7 @@ def _cell(value: Any) -> str:
 
 
 MIN_TEXT_WIDTH = 12  # a text column narrows to no less than this (or its heading)
+MAX_WORD_WIDTH = 20  # nor below its longest word, up to this long
 MAX_CELL_LINES = 4
 TITLE_COLUMNS = re.compile(r"(?P<kind>title|work)(?P<suffix>_[ab])?")
 
