@@ -10,7 +10,7 @@ URL, and Neo4j's HTTP server serves no files of its own choosing. So the managed
 them from Neo4j's own HTTP server through a tiny unmanaged extension (``browser/extension/Files.java``,
 a JAX-RS resource mounted at ``/paperkg``), compiled with the JDK's ``javac`` on the first start and
 packed with the files into ``plugins/paperkg-browser.jar`` at every start. ``browser.post_connect_cmd``
-then applies the style and opens the guide each time Browser connects. Without ``javac`` the
+then applies the style (inline, see server_config) and opens the guide each time Browser connects. Without ``javac`` the
 extension is left out (a comment in neo4j.conf says so) and the files can still be loaded by hand.
 """
 
@@ -19,6 +19,8 @@ from __future__ import annotations
 import hashlib
 import html
 import io
+import json
+import re
 import shutil
 import subprocess
 import tempfile
@@ -45,6 +47,20 @@ def files() -> resources.abc.Traversable:
 
 def style_text() -> str:
     return (files() / STYLE_NAME).read_text(encoding="utf-8")
+
+
+GRASS_RULE = re.compile(r"(?P<selector>[\w.]+)\s*\{(?P<body>(?:'[^']*'|\"[^\"]*\"|[^}'\"])*)\}")
+GRASS_PROPERTY = re.compile(r"(?P<key>[\w-]+)\s*:\s*(?:'(?P<single>[^']*)'|\"(?P<double>[^\"]*)\"|(?P<bare>[^;]*?))\s*;")
+
+
+def style_json() -> str:
+    """The style sheet as the JSON Browser keeps it ({selector: {property: value}}, quotes dropped),
+    which Browser's `:style` also takes inline: applied at once, without fetching a URL."""
+    rules = {}
+    for rule in GRASS_RULE.finditer(style_text()):
+        rules[rule["selector"]] = {item["key"]: next(v for v in item.group("single", "double", "bare") if v is not None)
+                                   for item in GRASS_PROPERTY.finditer(rule["body"])}
+    return json.dumps(rules, separators=(",", ":"), ensure_ascii=False)
 
 
 def guide_url(http_port: int) -> str:
@@ -297,11 +313,16 @@ def server_config(home: Path, http_port: int, classpath: Callable[[], str]) -> l
         return ["# paperkg's Browser guide is not served: no `javac` (install a JDK) to build the extension",
                 allowlist]
     return [
+        # No usage-data banner over the guide (and no usage data sent from a local tool).
+        "client.allow_telemetry=false",
         f"server.unmanaged_extension_classes={PACKAGE}={MOUNT}",
         # The guide and style sheet are public: Browser fetches them without credentials.
         f"dbms.security.http_auth_allowlist=/,/browser.*,{MOUNT}/.*",
         allowlist,
-        f"browser.post_connect_cmd=style {style_url(http_port)}; play {guide_url(http_port)}",
+        # The style inline, then `clear`: Browser applies an inline style at once and draws a frame
+        # of the whole sheet, which `clear` removes (with the welcome frames) before the guide,
+        # fetched, arrives; so the guide is all a user sees after connecting.
+        f"browser.post_connect_cmd=style {style_json()}; clear; play {guide_url(http_port)}",
     ]
 
 
