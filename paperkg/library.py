@@ -409,7 +409,8 @@ class Result(list):
         MAX_CELL_LINES lines, the last cut with `…`. An untitled work shows its identifier."""
         width = width or shutil.get_terminal_size((100, 24)).columns
         cells = [[_cell(_titled(row, column)) for column in self.columns] for row in self]
-        numeric = [bool(self) and all(_is_number(row[c]) or row[c] is None for row in self) for c in self.columns]
+        numeric = [any(_is_number(row[c]) for row in self) and all(_is_number(row[c]) or row[c] is None for row in self)
+                   for c in self.columns]
         natural = [max([len(column)] + [len(row[i]) for row in cells]) for i, column in enumerate(self.columns)]
         # Prose narrows first, to no less than its longest word (within MIN_TEXT_WIDTH..MAX_WORD_WIDTH);
         # identifiers (cells without spaces) only when prose alone cannot make room.
