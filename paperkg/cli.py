@@ -6,7 +6,8 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from . import __version__
@@ -404,7 +405,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     import logging
 
-    from neo4j.exceptions import DriverError, Neo4jError
+    with _without_dataframe_libraries():
+        from neo4j.exceptions import DriverError, Neo4jError
 
     from .db import ConnectionFailed, first_line
     from .lock import LockHeld, LockLost
@@ -438,6 +440,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("paperkg: interrupted", file=sys.stderr)
         return 130
+
+
+@contextmanager
+def _without_dataframe_libraries() -> Iterator[None]:
+    """Import the driver as if numpy, pandas and pyarrow were not installed: where they are, it
+    imports them at start-up for DataFrame results (most of a command's start-up time), which
+    the command line never asks it for. Later imports of them work as usual."""
+    hidden = [name for name in DATAFRAME_LIBRARIES if name not in sys.modules]
+    sys.modules.update(dict.fromkeys(hidden))
+    try:
+        yield
+    finally:
+        for name in hidden:
+            if sys.modules.get(name, False) is None:
+                del sys.modules[name]
+
+
+DATAFRAME_LIBRARIES = ("numpy", "pandas", "pyarrow")
 
 
 def _fail(args: argparse.Namespace, exc: Exception | str, code: int) -> int:

@@ -44,6 +44,14 @@ def test_help_answers_without_importing_the_driver():
     assert min(timings) < 0.3, timings
 
 
+def test_a_command_imports_the_driver_without_its_dataframe_libraries_which_still_import_later():
+    probe = ("import sys; from paperkg.cli import main; main(['query', '--list']); "
+             "hidden = [m for m in ('numpy', 'pandas') if m in sys.modules]; "
+             "import pandas; print(hidden, pandas.DataFrame([{'a': 1}]).shape)")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert result.stdout.splitlines()[-1] == "[] (1, 1)", result.stderr
+
+
 def test_ingest_of_a_missing_path_says_so_before_starting_the_managed_server(tmp_path):
     home = tmp_path / "home"
     started = time.monotonic()
