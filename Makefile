@@ -17,15 +17,16 @@ $(VENV)/.test-extras: pyproject.toml $(BIN)/paperkg
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
 
+# START_ARGS: options for `paperkg db start`, e.g. START_ARGS="--bolt-port 7688 --http-port 7475".
 run: $(BIN)/paperkg
-	$(BIN)/paperkg db start
+	$(BIN)/paperkg db start $(START_ARGS)
 	$(BIN)/paperkg ingest examples/corpus
 	@echo; echo "== Lineage: what 'Tracking Root Growth Over Time' builds on, up to 3 steps"
 	$(BIN)/paperkg query ancestors -p paper=2205.03349 -p depth=3
 	@echo; echo "== Co-citation: works cited together with RootGraph (2103.07781)"
-	$(BIN)/paperkg query cocited_with -p paper=2103.07781
-	@echo; echo "== Unsupported claims: claims of 2402.06618 that no checked source supports"
-	$(BIN)/paperkg query unsupported_claims -p paper=2402.06618
+	$(BIN)/paperkg query cocited_with -p paper=2103.07781 -p limit=5
+	@echo; echo "== Unsupported claims: claims of 2405.01127 that the sources checked do not support"
+	$(BIN)/paperkg query unsupported_claims -p paper=2405.01127
 	@echo; $(BIN)/paperkg db status
 	@echo "Explore in Neo4j Browser at the address above; more questions: $(BIN)/paperkg query --list"
 

@@ -10,7 +10,7 @@ URL, and Neo4j's HTTP server serves no files of its own choosing. So the managed
 them from Neo4j's own HTTP server through a tiny unmanaged extension (``browser/extension/Files.java``,
 a JAX-RS resource mounted at ``/paperkg``), compiled with the JDK's ``javac`` on the first start and
 packed with the files into ``plugins/paperkg-browser.jar`` at every start. ``browser.post_connect_cmd``
-then applies the style and opens the guide each time Browser connects. Without ``javac`` the
+then applies the style (inline, see server_config) and opens the guide each time Browser connects. Without ``javac`` the
 extension is left out (a comment in neo4j.conf says so) and the files can still be loaded by hand.
 """
 
@@ -19,6 +19,8 @@ from __future__ import annotations
 import hashlib
 import html
 import io
+import json
+import re
 import shutil
 import subprocess
 import tempfile
@@ -26,6 +28,8 @@ import zipfile
 from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
+
+from .progress import waiting
 
 MOUNT = "/paperkg"
 PACKAGE = "org.paperkg.browser"
@@ -43,6 +47,20 @@ def files() -> resources.abc.Traversable:
 
 def style_text() -> str:
     return (files() / STYLE_NAME).read_text(encoding="utf-8")
+
+
+GRASS_RULE = re.compile(r"(?P<selector>[\w.]+)\s*\{(?P<body>(?:'[^']*'|\"[^\"]*\"|[^}'\"])*)\}")
+GRASS_PROPERTY = re.compile(r"(?P<key>[\w-]+)\s*:\s*(?:'(?P<single>[^']*)'|\"(?P<double>[^\"]*)\"|(?P<bare>[^;]*?))\s*;")
+
+
+def style_json() -> str:
+    """The style sheet as the JSON Browser keeps it ({selector: {property: value}}, quotes dropped),
+    which Browser's `:style` also takes inline: applied at once, without fetching a URL."""
+    rules = {}
+    for rule in GRASS_RULE.finditer(style_text()):
+        rules[rule["selector"]] = {item["key"]: next(v for v in item.group("single", "double", "bare") if v is not None)
+                                   for item in GRASS_PROPERTY.finditer(rule["body"])}
+    return json.dumps(rules, separators=(",", ":"), ensure_ascii=False)
 
 
 def guide_url(http_port: int) -> str:
@@ -99,7 +117,7 @@ QUESTIONS: list[tuple[str, str, list[str], str]] = [
         "RETURN path, support, matched\nLIMIT 100",
     ),
 ]
-PICTURE_PAPER = "2501.16496"
+PICTURE_PAPER = "2402.06618"
 
 
 def _runnable(text: str) -> str:
@@ -173,12 +191,12 @@ def render_guide(library=None) -> str:
         "queries of its library: <b>lineage</b> (who builds on whom), <b>co-citation</b> (what is "
         "cited together) and <b>unsupported claims</b> (what checking the sources found).</p>\n"
         "    <p>Each query slide shows the query with its <code>:param</code> lines; the values "
-        "name papers of the seed documents. Results are tables; the <i>picture</i> slides return "
+        "name papers of <code>examples/corpus</code>, the example corpus <code>make run</code> ingests. Results are tables; the <i>picture</i> slides return "
         "paths to see in the graph view, styled by paperkg's style sheet (<code>:style</code>).</p>\n"
         "    <p>Labels: <code>Paper</code> (captioned title and year), <code>Claim</code>, "
         "<code>Source</code>. The same queries run in Python "
-        "(<code>kb.query(\"ancestors\", paper=\"2501.16496\")</code>) and from the shell "
-        "(<code>paperkg query ancestors -p paper=2501.16496</code>).</p>",
+        "(<code>kb.query(\"ancestors\", paper=\"2402.06618\")</code>) and from the shell "
+        "(<code>paperkg query ancestors -p paper=2402.06618</code>).</p>",
     )]
     for kind, lead, names, picture in QUESTIONS:
         queries = [lib.get(name) for name in names if name in lib]
@@ -278,8 +296,9 @@ def _compile(javac: str, source: str, classpath: str) -> dict[str, bytes]:
         src = Path(tmp) / "Files.java"
         src.write_text(source, encoding="utf-8")
         out = Path(tmp) / "classes"
-        result = subprocess.run([javac, "--release", "17", "-nowarn", "-cp", ":".join(api), "-d", str(out), str(src)],
-                                capture_output=True, text=True)
+        with waiting("building paperkg's Neo4j Browser extension with javac (once per version)"):
+            result = subprocess.run([javac, "--release", "17", "-nowarn", "-cp", ":".join(api), "-d", str(out),
+                                     str(src)], capture_output=True, text=True)
         if result.returncode != 0:
             from .server import ServerError
 
@@ -294,11 +313,16 @@ def server_config(home: Path, http_port: int, classpath: Callable[[], str]) -> l
         return ["# paperkg's Browser guide is not served: no `javac` (install a JDK) to build the extension",
                 allowlist]
     return [
+        # No usage-data banner over the guide (and no usage data sent from a local tool).
+        "client.allow_telemetry=false",
         f"server.unmanaged_extension_classes={PACKAGE}={MOUNT}",
         # The guide and style sheet are public: Browser fetches them without credentials.
         f"dbms.security.http_auth_allowlist=/,/browser.*,{MOUNT}/.*",
         allowlist,
-        f"browser.post_connect_cmd=style {style_url(http_port)}; play {guide_url(http_port)}",
+        # The style inline, then `clear`: Browser applies an inline style at once and draws a frame
+        # of the whole sheet, which `clear` removes (with the welcome frames) before the guide,
+        # fetched, arrives; so the guide is all a user sees after connecting.
+        f"browser.post_connect_cmd=style {style_json()}; clear; play {guide_url(http_port)}",
     ]
 
 

@@ -4,23 +4,24 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 
 from . import __version__
-from neo4j.exceptions import DriverError, Neo4jError
+from .limits import DOCS_PER_TRANSACTION, MAX_DOCUMENT_BYTES
 
-from .db import ConnectionFailed, connect, first_line
-from .ingestion import DOCS_PER_TRANSACTION, MAX_DOCUMENT_BYTES
-from .library import QueryError, UnknownPaper, library
-from .lock import LockHeld, LockLost
-from .server import Instance, ServerError
+# The driver, the parser and the library are imported by the commands that use them, so that
+# `paperkg --help` and usage errors answer at once.
+
+EXAMPLE_PAPER = "2402.06618"  # of examples/corpus, which `make run` ingests
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 EXIT_STOPPED = 3  # `db status`: the managed server is not running (LSB convention)
 EXIT_LOCKED = 75  # another ingestion holds the lock: try again later (EX_TEMPFAIL)
+EXIT_PIPE_CLOSED = 141  # the reader of stdout went away: 128 + SIGPIPE, as a shell reports it
 
 
 class CommandError(Exception):
@@ -34,6 +35,8 @@ class CommandError(Exception):
 # -- db ------------------------------------------------------------------------------------
 
 def cmd_db(args: argparse.Namespace) -> int:
+    from .server import Instance
+
     instance = Instance(args.home)
     if args.action == "start":
         started = instance.start(bolt_port=args.bolt_port, http_port=args.http_port, heap=args.heap,
@@ -82,11 +85,20 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 
 def _describe(document) -> str:
+    """The document and its reconciliation in words: each total it states beside what its own
+    lists hold, and what a disagreement means."""
     lines = [f"{document.path}: {document.kind} \"{document.title}\" (arXiv {document.arxiv_id or '-'})"]
     for item in document.reconciliation:
-        mark = "ok" if item.ok else "MISMATCH"
         note = f" ({item.note})" if item.note else ""
-        lines.append(f"  {mark:<8} {item.what}: stated {item.stated}, parsed {item.parsed}{note}")
+        if item.ok:
+            lines.append(f"  agrees    {item.what}: states {item.stated}, its lists hold {item.parsed}{note}")
+        else:
+            lines.append(f"  DIFFERS   {item.what}: states {item.stated}, but its lists hold {item.parsed}{note}")
+    differ = sum(not item.ok for item in document.reconciliation)
+    if differ:
+        lines.append(f"  {differ} of the {len(document.reconciliation)} totals this {document.kind} states differ from what "
+                     f"its own lists hold. That is a fact about the {document.kind}, not an error: it is still "
+                     f"ingested, with what its lists hold, and the totals it states are kept as stated.")
     return "\n".join(lines)
 
 
@@ -99,12 +111,19 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 def cmd_sync(args: argparse.Namespace) -> int:
     from .ingestion import sync_directory
 
+    if not os.path.isdir(args.directory):  # before connecting, which may start the server
+        raise CommandError(f"{args.directory}: not a directory")
     return _run_ingestion(args, sync_directory, args.directory)
 
 
 def _run_ingestion(args: argparse.Namespace, run: Callable, target) -> int:
+    from .db import connect
     from .ingestion import GraphOutdated
 
+    # Before connecting, which may first start the managed server.
+    for path in [target] if isinstance(target, str) else target:
+        if not os.path.exists(path):
+            raise CommandError(f"{path}: no such file or directory")
     progress = not args.quiet and not args.json and sys.stderr.isatty()
     try:
         with connect() as kb:
@@ -119,16 +138,45 @@ def _run_ingestion(args: argparse.Namespace, run: Callable, target) -> int:
             if document.error:
                 print(f"paperkg: rejected: {document.error}", file=sys.stderr)
         if not args.quiet:
-            totals = report.totals
-            rows = ", ".join(f"{count:,} {name}" for name, count in report.rows_written.items()) or "nothing"
-            retracted = f", {totals['retracted']} retracted" if totals["retracted"] else ""
-            print(f"{totals['seen']} documents: {totals['new']} new, {totals['changed']} changed, "
-                  f"{totals['unchanged']} unchanged, {totals['rejected']} rejected{retracted}; wrote {rows}")
+            print(_summary(report))
     return EXIT_OK if report.ok else EXIT_FAILED
+
+
+# The documents' mention counts by the names the writer gives them, in words.
+MENTIONS = {"papers": "papers", "paper_cites": "citations between papers", "claims": "claims",
+            "claim_cites": "claim citations", "checks": "checks", "sources": "sources",
+            "refers_to": "sources matched to a work"}
+
+
+def _summary(report) -> str:
+    """The run in three lines: the documents, what landed in the graph (as `paperkg stats`
+    counts it), and what the documents mention (one work mentioned by two documents is one node)."""
+    totals = report.totals
+    retracted = f", {totals['retracted']} retracted" if totals["retracted"] else ""
+    lines = [f"{totals['seen']} documents: {totals['new']} new, {totals['changed']} changed, "
+             f"{totals['unchanged']} unchanged, {totals['rejected']} rejected{retracted}"]
+    change = report.graph_change
+    nodes = ", ".join(f"{count:+,} {label}" for label, count in change.get("nodes", {}).items()
+                      if label != "IngestRun")
+    relationships = ", ".join(f"{count:+,} {kind}" for kind, count in change.get("relationships", {}).items())
+    landed = "; ".join(part for part in (nodes and f"nodes {nodes}", relationships and f"relationships {relationships}")
+                       if part)
+    lines.append(f"graph: {landed or 'unchanged'}")
+    if report.identity["merged"] or report.identity["split"]:
+        lines.append(f"identity: {report.identity['merged']:,} nodes merged into the work they are, "
+                     f"{report.identity['split']:,} split into the works they hold (paperkg explain PAPER says why)")
+    written = report.rows_written
+    mentions = ", ".join(f"{written[name]:,} {words}" for name, words in MENTIONS.items() if written.get(name))
+    if mentions:
+        lines.append(f"the new and changed documents mention {mentions}")
+    return "\n".join(lines)
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
     """The `identity` query, told as a story: the work's identifiers, then its mentions by rule."""
+    from .db import connect
+    from .library import UnknownPaper
+
     try:
         with connect() as kb:
             rows = kb.query("identity", paper=args.paper)
@@ -170,6 +218,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if not args.admin_import or not args.paths:
         raise CommandError("export needs --admin-import DIR and PATH... (or --rdf FILE)")
     from .admin_import import export_admin_import, load
+    from .server import Instance
 
     try:
         summary = export_admin_import(args.paths, args.admin_import, max_bytes=args.max_bytes)
@@ -190,6 +239,10 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_export_rdf(args: argparse.Namespace) -> int:
     if args.admin_import or args.paths or args.load:
         raise CommandError("--rdf exports the database's claim-support layer: give it no PATH, --admin-import or --load")
+    if not Path(args.rdf).resolve().parent.is_dir():
+        raise CommandError(f"cannot write {args.rdf}: its directory does not exist")
+    from .db import connect
+
     try:
         from .rdf import export_turtle
 
@@ -206,6 +259,7 @@ def cmd_export_rdf(args: argparse.Namespace) -> int:
 # -- graph maintenance ---------------------------------------------------------------------
 
 def cmd_schema(args: argparse.Namespace) -> int:
+    from .db import connect
     from .schema import apply_schema
 
     with connect() as kb:
@@ -215,6 +269,8 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
+    from .db import connect
+
     with connect() as kb:
         stats = kb.stats()
     if args.json:
@@ -229,6 +285,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
 def cmd_reset(args: argparse.Namespace) -> int:
     if not args.yes:
         raise CommandError("reset deletes every node and relationship; pass --yes to confirm")
+    from .db import connect
+
     with connect() as kb:
         kb.reset()
     print("graph emptied")
@@ -238,6 +296,9 @@ def cmd_reset(args: argparse.Namespace) -> int:
 # -- queries -------------------------------------------------------------------------------
 
 def cmd_query(args: argparse.Namespace) -> int:
+    from .db import connect
+    from .library import QueryError, UnknownPaper, library
+
     lib = library()
     if args.list:
         print(lib.describe())
@@ -257,11 +318,15 @@ def cmd_query(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    from .db import connect
+    from .library import QueryError, UnknownPaper, library
     from .show import ShowError, picture
 
     lib = library()
     try:
-        params = lib.get(args.name).parse_cli(args.param)
+        params = lib.get(args.name).parse_cli(args.param)  # bad parameters fail before connecting
+        if not Path(args.html).resolve().parent.is_dir():
+            raise CommandError(f"cannot write {args.html}: its directory does not exist")
         with connect() as kb:
             path = picture(kb, args.name, **params).save(args.html)
     except UnknownPaper as exc:
@@ -279,7 +344,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="paperkg", description="A knowledge base of scholarly papers, claims and sources in Neo4j.",
-        epilog="example: paperkg db start && paperkg ingest docs/ && paperkg query ancestors -p paper=2005.00719",
+        epilog="example: paperkg ingest examples/corpus && paperkg query ancestors -p paper=2402.06618",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"paperkg {__version__}")
@@ -302,17 +367,17 @@ def build_parser() -> argparse.ArgumentParser:
     db.add_argument("--pagecache", default="512m", help="page cache size (default 512m)")
 
     parse = command("parse", cmd_parse, "parse documents and print the models and their reconciliation",
-                    "paperkg parse ../shared/seeds/* --json")
+                    "paperkg parse examples/corpus/page_2311.11873.txt")
     parse.add_argument("files", nargs="*", metavar="FILE")
     parse.add_argument("--json", action="store_true", help="print the parsed models as JSON")
     parse.add_argument("--schema", action="store_true", help="print the JSON schema of the models")
 
     ingest = command("ingest", cmd_ingest, "ingest files and directories into the graph",
-                     "paperkg ingest ../shared/seeds --json")
+                     "paperkg ingest examples/corpus --json")
     ingest.add_argument("paths", nargs="+", metavar="PATH")
     sync = command("sync", cmd_sync, "the periodic job: ingest a directory, retract documents whose files "
                    "are gone; exit 0 ok, 1 a document rejected, 2 no connection, 75 another run holds the lock",
-                   "paperkg sync /data/pages --json --wait 600")
+                   "paperkg sync examples/corpus --json --wait 600")
     sync.add_argument("directory", metavar="DIR")
     for sub in (ingest, sync):
         sub.add_argument("--json", action="store_true", help="print a JSON report, one entry per document")
@@ -341,7 +406,7 @@ def build_parser() -> argparse.ArgumentParser:
     export = command("export", cmd_export, "write a corpus's graph as CSV files for neo4j-admin's offline import "
                      "(a very large first load; replaces the database), or the database's claim-support "
                      "layer as CiTO RDF (--rdf, needs paperkg[rdf])",
-                     "paperkg export --admin-import /tmp/import corpus/ --load; paperkg export --rdf claims.ttl")
+                     "paperkg export --admin-import /tmp/import examples/corpus --load; paperkg export --rdf claims.ttl")
     export.add_argument("paths", nargs="*", metavar="PATH", help="with --admin-import: files and directories")
     export.add_argument("--admin-import", metavar="DIR", help="directory for the CSV files")
     export.add_argument("--rdf", metavar="FILE", help="write the claim-support layer as Turtle (cito:cites, "
@@ -358,7 +423,7 @@ def build_parser() -> argparse.ArgumentParser:
     reset = command("reset", cmd_reset, "delete every node and relationship", "paperkg reset --yes")
     reset.add_argument("--yes", action="store_true", help="confirm")
     query = command("query", cmd_query, "run a library query by name (--list shows them all)",
-                    "paperkg query ancestors -p paper=2005.00719 -p depth=3 --format json")
+                    "paperkg query ancestors -p paper=2402.06618 -p depth=3 --format json")
     query.add_argument("name", nargs="?", metavar="NAME", help="the query to run")
     query.add_argument("-p", "--param", action="append", default=[], metavar="KEY=VALUE",
                        help="a parameter (repeatable); a paper as arXiv id, DOI or paper_id")
@@ -367,7 +432,7 @@ def build_parser() -> argparse.ArgumentParser:
     query.add_argument("--list", action="store_true", help="list the queries with their parameters")
     show = command("show", cmd_show, "draw a library query's subgraph as an interactive HTML graph "
                    "(needs paperkg[viz])",
-                   "paperkg show unsupported_claims -p paper=2501.16496 --html claims.html")
+                   "paperkg show unsupported_claims -p paper=2405.01127 --html claims.html")
     show.add_argument("name", metavar="NAME", help="the library query whose rows to draw")
     show.add_argument("-p", "--param", action="append", default=[], metavar="KEY=VALUE",
                       help="a query parameter (repeatable)")
@@ -381,13 +446,29 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    import logging
+
+    with _without_dataframe_libraries():
+        from neo4j.exceptions import DriverError, Neo4jError
+
+    from .db import ConnectionFailed, first_line
+    from .lock import LockHeld, LockLost
+    from .server import ServerError
+
     neo4j_log = logging.getLogger("neo4j")
     if not args.verbose and not neo4j_log.handlers:
         # The driver logs each retry of a transaction as a warning, which Python would print to
         # stderr; an error that outlasts the retries is reported once, below.
         neo4j_log.addHandler(logging.NullHandler())
     try:
-        return args.handler(args)
+        code = args.handler(args)
+        sys.stdout.flush()  # a closed pipe shows here, while it can still be caught
+        return code
+    except BrokenPipeError:
+        # The reader (`| head`) has what it wanted. End as a Unix filter does when its reader
+        # goes (128 + SIGPIPE), and keep Python from reporting the pipe again at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_PIPE_CLOSED
     except CommandError as exc:
         return _fail(args, exc, exc.code)
     except (ConnectionFailed, ServerError) as exc:
@@ -402,6 +483,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("paperkg: interrupted", file=sys.stderr)
         return 130
+
+
+@contextmanager
+def _without_dataframe_libraries() -> Iterator[None]:
+    """Import the driver as if numpy, pandas and pyarrow were not installed: where they are, it
+    imports them at start-up for DataFrame results (most of a command's start-up time), which
+    the command line never asks it for. Later imports of them work as usual."""
+    hidden = [name for name in DATAFRAME_LIBRARIES if name not in sys.modules]
+    sys.modules.update(dict.fromkeys(hidden))
+    try:
+        yield
+    finally:
+        for name in hidden:
+            if sys.modules.get(name, False) is None:
+                del sys.modules[name]
+
+
+DATAFRAME_LIBRARIES = ("numpy", "pandas", "pyarrow")
 
 
 def _fail(args: argparse.Namespace, exc: Exception | str, code: int) -> int:

@@ -16,6 +16,7 @@ from neo4j import Driver, GraphDatabase, RoutingControl
 from neo4j.exceptions import AuthError, ClientError, ServiceUnavailable
 
 from .library import Queries, Result, library
+from .progress import note
 from .server import Instance, ServerError
 from .statements import statement
 
@@ -66,6 +67,8 @@ def open_driver(settings: Settings, start: bool = True) -> Driver:
             if not start:
                 raise ConnectionFailed(f"the managed Neo4j in {instance.home} is not running: "
                                        "run `paperkg db start`")
+            note(f"the managed Neo4j in {instance.home} is not running (NEO4J_URI is unset): starting it; "
+                 "`paperkg db stop` stops it")
             try:
                 instance.start()
             except ServerError as exc:

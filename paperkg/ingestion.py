@@ -29,15 +29,14 @@ from .db import ConnectionFailed, KnowledgeBase, first_line
 from .ingest import ParseError, parse_bytes
 from .ingest.rows import Assertions, assertions_of
 from .ingest.write import Batch, BatchResult, Pending, chunks, prepare_batch, retract_documents, write_batch
+from .limits import DOCS_PER_TRANSACTION, MAX_DOCUMENT_BYTES
 from .lock import IngestLock
 from .schema import apply_schema
 from .statements import statement
 
-DOCS_PER_TRANSACTION = 200  # bench/run.py: 20 → 200 halves a 2k-paper ingest; 500 is slower again
 # A batch also ends at this many bytes of documents: a claim-check page is ~30 times a card,
 # and 200 pages in one transaction (and parsed ahead) took the process past 300 MB.
 BYTES_PER_TRANSACTION = 2 * 1024 * 1024
-MAX_DOCUMENT_BYTES = 50 * 1024 * 1024
 HASH_LOOKUP_BATCH = 1000
 FULL_COLLECTION_EVERY = 100  # batches; see _collected_per_batch
 
@@ -60,6 +59,9 @@ class RunReport:
     ended_at: str | None = None
     documents: list[DocumentResult] = field(default_factory=list)
     identity: Counter = field(default_factory=Counter)  # nodes merged into others, nodes split
+    # What landed, counted as `paperkg stats` counts: new (or, retracted, fewer) nodes per label
+    # and relationships per type. The documents' counts say what each one mentioned.
+    graph_change: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @property
     def totals(self) -> dict[str, int]:
@@ -81,7 +83,7 @@ class RunReport:
 
     def to_dict(self) -> dict[str, Any]:
         return {"run_id": self.run_id, "started_at": self.started_at, "ended_at": self.ended_at,
-                "totals": self.totals, "rows_written": self.rows_written,
+                "totals": self.totals, "graph_change": self.graph_change, "rows_written": self.rows_written,
                 "identity": {"merged": self.identity["merged"], "split": self.identity["split"]},
                 "documents": [asdict(document) for document in self.documents]}
 
@@ -135,6 +137,7 @@ def ingest_paths(kb: KnowledgeBase, paths: Iterable[str | os.PathLike], *, progr
                             "identity: run `paperkg reset --yes`, then ingest the documents again")
     with IngestLock(kb, wait=lock_wait) as lock:
         report = RunReport(run_id=str(uuid.uuid4()), started_at=_now())
+        before = kb.stats()
         found = _Found()
         _ingest_files(kb, files, report, lock, progress, docs_per_transaction, max_bytes, found)
         stale = found.replaced - found.seen
@@ -153,7 +156,15 @@ def ingest_paths(kb: KnowledgeBase, paths: Iterable[str | os.PathLike], *, progr
         report.ended_at = _now()
         kb.execute(statement("record_run"), run_id=report.run_id, properties={
             "started_at": report.started_at, "ended_at": report.ended_at, **report.totals})
+        report.graph_change = _change(before, kb.stats())
         return report
+
+
+def _change(before: dict[str, dict[str, int]], after: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
+    """The counts that differ, per group (nodes, relationships): after minus before."""
+    return {group: {name: count - before[group].get(name, 0) for name, count in counts.items()
+                    if count != before[group].get(name, 0)}
+            for group, counts in after.items()}
 
 
 def sync_directory(kb: KnowledgeBase, directory: str | os.PathLike, **options) -> RunReport:

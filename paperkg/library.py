@@ -1,7 +1,7 @@
 """The query library: one named, parameterized Cypher file per question, in queries/.
 
 The same file runs in Neo4j Browser (after its `:param` lines), from Python
-(`kb.query("ancestors", paper="2005.00719")` or `kb.queries.ancestors(...)`) and from
+(`kb.query("ancestors", paper="2402.06618")` or `kb.queries.ancestors(...)`) and from
 `paperkg query`. Each file opens with a `//` header that this module parses and checks:
 
     // name: ancestors
@@ -14,7 +14,7 @@ The same file runs in Neo4j Browser (after its `:param` lines), from Python
     // column title — the work's title
     //
     // Neo4j Browser:
-    // :param paper => '2005.00719';
+    // :param paper => '2402.06618';
     // :param depth => 2;
 
 Types are string, integer, float, boolean and paper; `lo..hi` bounds a number (either side
@@ -34,6 +34,7 @@ import inspect
 import io
 import json
 import re
+import shutil
 import textwrap
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -402,20 +403,39 @@ class Result(list):
         writer.writerows([_cell(row[column]) for column in self.columns] for row in self)
         return out.getvalue()
 
-    def to_table(self, width: int = 60) -> str:
-        """An aligned text table for a terminal; cells longer than `width` are cut with `…`."""
-        cells = [[_cell(row[column]) for column in self.columns] for row in self]
-        cells = [[text if len(text) <= width else text[: width - 1] + "…" for text in row] for row in cells]
-        widths = [max([len(column)] + [len(row[i]) for row in cells]) for i, column in enumerate(self.columns)]
-        numeric = [bool(self) and all(_is_number(row[c]) or row[c] is None for row in self) for c in self.columns]
+    def to_table(self, width: int | None = None) -> str:
+        """An aligned text table that fits `width` columns (default: the terminal's). Where the
+        natural widths do not fit, the widest text columns narrow and their cells wrap, up to
+        MAX_CELL_LINES lines, the last cut with `…`. An untitled work shows its identifier."""
+        width = width or shutil.get_terminal_size((100, 24)).columns
+        cells = [[_cell(_titled(row, column)) for column in self.columns] for row in self]
+        numeric = [any(_is_number(row[c]) for row in self) and all(_is_number(row[c]) or row[c] is None for row in self)
+                   for c in self.columns]
+        natural = [max([len(column)] + [len(row[i]) for row in cells]) for i, column in enumerate(self.columns)]
+        # Prose narrows first, to no less than its longest word (within MIN_TEXT_WIDTH..MAX_WORD_WIDTH);
+        # identifiers (cells without spaces) only when prose alone cannot make room.
+        prose = [any(" " in row[i] for row in cells) for i in range(len(self.columns))]
+        longest_word = [max([len(word) for row in cells for word in row[i].split()], default=0)
+                        for i in range(len(self.columns))]
+        narrowest = [len(column) if num else min(n, max(len(column), MIN_TEXT_WIDTH, min(word, MAX_WORD_WIDTH)))
+                     for column, num, n, word in zip(self.columns, numeric, natural, longest_word)]
+        widths = _fit(_fit(natural, [m if p else n for m, p, n in zip(narrowest, prose, natural)], width),
+                      narrowest, width)
 
-        def line(texts: Sequence[str]) -> str:
-            return "  ".join(t.rjust(w) if num else t.ljust(w)
-                             for t, w, num in zip(texts, widths, numeric)).rstrip()
+        def lines(texts: Sequence[str]) -> list[str]:
+            wrapped = [_wrap(text, w) for text, w in zip(texts, widths)]
+            return ["  ".join((part[i] if i < len(part) else "").rjust(w) if num else
+                              (part[i] if i < len(part) else "").ljust(w)
+                              for part, w, num in zip(wrapped, widths, numeric)).rstrip()
+                    for i in range(max(map(len, wrapped), default=1))]
 
-        rows = [line(self.columns), line(["-" * w for w in widths])] + [line(row) for row in cells]
-        rows.append(f"({len(self)} row{'' if len(self) == 1 else 's'})")
-        return "\n".join(rows)
+        body = [lines(row) for row in cells]
+        spaced = any(len(row) > 1 for row in body)  # rows of several lines are told apart by a blank one
+        out = lines(self.columns) + lines(["-" * w for w in widths])
+        for index, row in enumerate(body):
+            out += ([""] if spaced and index else []) + row
+        out.append(f"({len(self)} row{'' if len(self) == 1 else 's'})")
+        return "\n".join(out)
 
     def render(self, fmt: str) -> str:
         """The rows as `table`, `json` or `csv` text."""
@@ -455,6 +475,51 @@ def _cell(value: Any) -> str:
     if hasattr(value, "isoformat") or hasattr(value, "iso_format"):
         return _iso(value)
     return str(value)
+
+
+MIN_TEXT_WIDTH = 12  # a text column narrows to no less than this (or its heading)
+MAX_WORD_WIDTH = 20  # nor below its longest word, up to this long
+MAX_CELL_LINES = 4
+TITLE_COLUMNS = re.compile(r"(?P<kind>title|work)(?P<suffix>_[ab])?")
+
+
+def _titled(row: Mapping[str, Any], column: str) -> Any:
+    """The cell's value; for an untitled work's title, the identifier its row gives instead."""
+    value = row[column]
+    match = TITLE_COLUMNS.fullmatch(column)
+    if value is not None or match is None:
+        return value
+    suffix = match["suffix"] or ""
+    for key, label in (("arxiv_id", "arXiv "), ("doi", "doi:"), ("paper_id", "")):
+        if row.get(key + suffix):
+            return f"({label}{row[key + suffix]})"
+    return None
+
+
+def _fit(natural: list[int], minimum: list[int], width: int) -> list[int]:
+    """Column widths whose sum with two-space gaps is at most `width`, narrowing the widest
+    column first and none below its minimum (they may still overflow: every column at its minimum)."""
+    widths = list(natural)
+    excess = sum(widths) + 2 * (len(widths) - 1) - width
+    while excess > 0:
+        room = [w - m for w, m in zip(widths, minimum)]
+        widest = max(range(len(widths)), key=lambda i: (room[i] > 0, widths[i]))
+        if room[widest] <= 0:
+            break
+        widths[widest] -= 1
+        excess -= 1
+    return widths
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """A cell as lines of `width`: wrapped at spaces (or inside a long word), at most MAX_CELL_LINES."""
+    if len(text) <= width:
+        return [text]
+    parts = textwrap.wrap(text, width, break_on_hyphens=False) or [""]
+    if len(parts) > MAX_CELL_LINES:
+        parts = parts[:MAX_CELL_LINES]
+        parts[-1] = parts[-1][: width - 1] + "…"
+    return parts
 
 
 def _is_number(value: Any) -> bool:

@@ -26,6 +26,7 @@ from importlib import resources
 from pathlib import Path
 
 from . import browser_guide
+from .progress import waiting
 
 NEO4J_VERSION = "5.26.16"
 DEFAULT_BOLT_PORT = 7687
@@ -174,8 +175,9 @@ class Instance:
             )
         self.pid_file.write_text(f"{process.pid}\n")
         try:
-            self._wait_for_bolt(timeout, process)
-            self._ensure_password()
+            with waiting(f"starting Neo4j {NEO4J_VERSION} in {self.home}, waiting for Bolt on {LOOPBACK}:{ports.bolt}"):
+                self._wait_for_bolt(timeout, process)
+                self._ensure_password()
         except BaseException:
             self.stop()
             raise
@@ -242,7 +244,9 @@ class Instance:
         mvn = shutil.which("mvn")
         if mvn is None:
             raise ServerError("Maven (`mvn`) is not on PATH: install Maven 3 (apt-get install maven)")
-        with resources.as_file(resources.files("paperkg") / "neo4j" / "pom.xml") as pom:
+        with (resources.as_file(resources.files("paperkg") / "neo4j" / "pom.xml") as pom,
+              waiting(f"resolving Neo4j {NEO4J_VERSION}'s jars with Maven (the first time downloads "
+                      "about 150 MB into ~/.m2)")):
             result = subprocess.run(
                 [mvn, "-B", "-q", "-f", str(pom), "dependency:build-classpath",
                  f"-Dmdep.outputFile={cached}"],

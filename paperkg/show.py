@@ -1,6 +1,6 @@
 """Pictures of a query's subgraph: an interactive HTML graph (needs `paperkg[viz]`, i.e. neo4j-viz).
 
-``picture(kb, "ancestors", paper="2501.16496")`` runs the library query and draws what its rows
+``picture(kb, "ancestors", paper="2402.06618")`` runs the library query and draws what its rows
 are about: the papers (``paper_id`` columns, the ``paper`` parameters) and claims
 (``claim_id`` columns) it returns, and how they are connected:
 
@@ -205,19 +205,42 @@ def _add_claims(kb, graph: Subgraph, ids: list[str]) -> None:
 
 # -- drawing -------------------------------------------------------------------------------
 
-def _short(text: str | None, width: int = 60) -> str:
-    text = " ".join((text or "").split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+# The picture writes a caption inside its node on two short lines and cuts what does not fit, so
+# a caption is a clipped title and the year, a claim's first words, a source's first author and
+# year; the node's properties (shown when it is selected) hold the rest.
+CAPTION_CHARS = 10
+
+
+def _clip(text: str, chars: int = CAPTION_CHARS) -> str:
+    """The words of `text` that fit in `chars` characters, with `…` where some were left out."""
+    words = text.split()
+    kept: list[str] = []
+    for word in words:
+        if len(" ".join(kept + [word])) > chars:
+            break
+        kept.append(word)
+    if not kept:
+        return text[: chars - 1] + "…" if len(text) > chars else text
+    return " ".join(kept) + ("…" if len(kept) < len(words) else "")
+
+
+def short_title(title: str) -> str:
+    """A title as a caption: the part before its colon (`RootGraph`), clipped."""
+    head, colon, _ = title.partition(":")
+    return _clip(head if colon else title)
 
 
 def caption(node: dict[str, Any]) -> str:
-    """The caption a node is drawn with: title (year), claim text, or source key."""
+    """The caption a node is drawn with: short title (year), a claim's first words, a source's key."""
     if node["label"] == "Paper":
-        title = _short(node.get("title") or node.get("arxiv_id") or node.get("doi") or node["id"])
+        title = short_title(node["title"]) if node.get("title") else _clip(
+            node.get("arxiv_id") or node.get("doi") or node["id"])
         return f"{title} ({node['year']})" if node.get("year") else title
     if node["label"] == "Claim":
-        return _short(node.get("text"))
-    return node.get("key") or node["id"]
+        return _clip(node.get("text") or node["id"], 2 * CAPTION_CHARS)
+    key = node.get("key") or node["id"]
+    author, _, year = key.rpartition(", ")
+    return f"{_clip(author.split(' et al.')[0].split(' & ')[0])} {year}" if author else _clip(key)
 
 
 def source_state(node: dict[str, Any]) -> str:
@@ -235,11 +258,11 @@ def visualization(graph: Subgraph):
     for node_id, node in graph.nodes.items():
         label = node["label"]
         if label == "Paper":
-            colour, size = (ANCHOR_COLOUR, 30) if node.get("anchor") else (PAPER_COLOUR, 20)
+            colour, size = (ANCHOR_COLOUR, 44) if node.get("anchor") else (PAPER_COLOUR, 36)
         elif label == "Claim":
-            colour, size = STATUS_COLOURS[node["status"]], 16
+            colour, size = STATUS_COLOURS[node["status"]], 32
         else:
-            colour, size = SOURCE_COLOURS[source_state(node)], 12
+            colour, size = SOURCE_COLOURS[source_state(node)], 28
         properties = {key: value for key, value in node.items() if value is not None and key != "anchor"}
         nodes.append(Node(id=node_id, caption=caption(node), color=colour, size=size, properties=properties))
     relationships = []

@@ -12,8 +12,8 @@
 // column title — its title
 //
 // Neo4j Browser:
-// :param text => '2005.00719';
-// :param arxiv_id => '2005.00719';
+// :param text => '2402.06618';
+// :param arxiv_id => '2402.06618';
 // :param doi => null;
 
 CALL () {

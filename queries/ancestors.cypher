@@ -14,7 +14,7 @@
 // column distance — the fewest citation steps from the paper to it
 //
 // Neo4j Browser:
-// :param paper => '2501.16496';
+// :param paper => '2402.06618';
 // :param depth => 2;
 // :param limit => 100;
 

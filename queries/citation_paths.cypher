@@ -14,8 +14,8 @@
 // column papers — the works from `paper` to `other`: maps of title, year, arxiv_id, doi and paper_id
 //
 // Neo4j Browser:
-// :param paper => '2501.16496';
-// :param other => '1909.03368';
+// :param paper => '2503.04410';
+// :param other => '1502.06401';
 // :param max_hops => 6;
 // :param limit => 100;
 

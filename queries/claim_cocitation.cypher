@@ -22,7 +22,7 @@
 // column papers — how many papers make those claims
 //
 // Neo4j Browser:
-// :param paper => '2501.16496';
+// :param paper => '2405.01127';
 // :param min_count => 1;
 // :param limit => 100;
 

@@ -23,7 +23,7 @@
 // column substantial — how many the page marks as substantial
 //
 // Neo4j Browser:
-// :param paper => '2501.16496';
+// :param paper => '2310.05512';
 // :param limit => 100;
 
 // The paper, or every paper when $paper is null. The null guard sits on its own WITH so it

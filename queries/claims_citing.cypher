@@ -26,7 +26,7 @@
 // column rationale — the check's rationale, or null
 //
 // Neo4j Browser:
-// :param paper => '2005.00719';
+// :param paper => '2107.11820';
 // :param kind => null;
 // :param substantial_only => false;
 // :param limit => 100;

@@ -18,7 +18,7 @@
 // column salton — cocitations / sqrt(citations of the paper × citations of the work), 4 decimals
 //
 // Neo4j Browser:
-// :param paper => '1909.03368';
+// :param paper => '2103.07781';
 // :param min_count => 1;
 // :param limit => 100;
 

@@ -16,8 +16,8 @@
 // column other_distance — the fewest citation steps from `other` to it
 //
 // Neo4j Browser:
-// :param paper => '2104.08197';
-// :param other => '2501.16496';
+// :param paper => '2310.05512';
+// :param other => '2402.06618';
 // :param depth => 2;
 // :param limit => 100;
 

@@ -17,7 +17,7 @@
 // column salton — shared / sqrt(references of the paper × references of the coupled paper), 4 decimals
 //
 // Neo4j Browser:
-// :param paper => '2104.08197';
+// :param paper => '2402.06618';
 // :param min_count => 1;
 // :param limit => 100;
 

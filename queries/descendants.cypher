@@ -14,7 +14,7 @@
 // column distance — the fewest citation steps from it to the paper
 //
 // Neo4j Browser:
-// :param paper => '2005.00719';
+// :param paper => '1811.05532';
 // :param depth => 2;
 // :param limit => 100;
 

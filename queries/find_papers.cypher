@@ -16,7 +16,7 @@
 // column claims — how many claims it makes
 //
 // Neo4j Browser:
-// :param text => 'probing';
+// :param text => 'root graph';
 // :param limit => 100;
 
 CALL () {

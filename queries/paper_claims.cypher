@@ -25,7 +25,7 @@
 // column support_note — relies_without_support, assumption or null
 //
 // Neo4j Browser:
-// :param paper => '2501.16496';
+// :param paper => '2310.05512';
 // :param status => null;
 // :param kind => null;
 // :param substantial_only => false;

@@ -21,7 +21,7 @@
 // column abstract — its abstract, or null
 //
 // Neo4j Browser:
-// :param paper => '2501.16496';
+// :param paper => '2402.06618';
 
 MATCH (p:Paper)
 WHERE p.paper_id = $paper OR p.arxiv_id = $paper

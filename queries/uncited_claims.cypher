@@ -25,7 +25,7 @@
 // column flag_reasons — the reasons given with the flags
 //
 // Neo4j Browser:
-// :param paper => '2501.16496';
+// :param paper => '2402.06618';
 // :param kind => null;
 // :param substantial_only => false;
 // :param limit => 100;

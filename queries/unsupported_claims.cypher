@@ -25,7 +25,7 @@
 // column checks — the checks, by source: maps of source (as cited), work (its title, if resolved), confidence and rationale
 //
 // Neo4j Browser:
-// :param paper => '2501.16496';
+// :param paper => '2405.01127';
 // :param kind => null;
 // :param substantial_only => false;
 // :param limit => 100;

@@ -24,7 +24,7 @@
 // column matched — how many of them were matched to a record (and still not checked)
 //
 // Neo4j Browser:
-// :param paper => '2501.16496';
+// :param paper => '2402.06618';
 // :param kind => null;
 // :param substantial_only => false;
 // :param limit => 100;

@@ -1,7 +1,8 @@
 """Where the parse tests find their documents: the shared seeds and the invented fixtures.
 
 The seeds live outside the repository (../shared/seeds from its root, or $PAPERKG_SEEDS) and are
-never copied into it. When they are missing, tests that need them fail; they never skip.
+never copied into it. On a clone without them the tests that need them skip, all with one reason;
+where CI=true they are required, and a missing directory fails those tests instead.
 """
 
 from __future__ import annotations
@@ -19,11 +20,17 @@ CARD_002 = "002_"
 PAGE_004 = "004_"
 
 
+SEEDS_MISSING = "the seed documents (../shared/seeds, or $PAPERKG_SEEDS) are not on this machine"
+
+
 def seeds_dir() -> Path:
+    """The seeds' directory; skips the test when it is missing (fails it where CI=true)."""
     configured = os.environ.get("PAPERKG_SEEDS")
     path = Path(configured) if configured else Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
     if not path.is_dir():
-        pytest.fail(f"seed documents not found at {path} (set PAPERKG_SEEDS to their directory)")
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"{SEEDS_MISSING}: CI=true requires them (looked in {path})")
+        pytest.skip(SEEDS_MISSING)
     return path
 
 

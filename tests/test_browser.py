@@ -2,8 +2,9 @@
 
 The browser test drives Debian's Chromium (/usr/bin/chromium, installed by .ci/run) through
 Playwright: it opens Neo4j Browser on the test instance, connects with the instance's password,
-sees the guide and the style sheet arrive by themselves (browser.post_connect_cmd), runs a library
-query from the guide and checks the rows rendered. A screenshot is kept in test-artifacts/.
+sees the guide arrive by itself (browser.post_connect_cmd) as the only frame, in the viewport, with
+the style sheet applied, draws the Lineage picture with the style and runs a library query from the
+guide, checking the rows rendered. Screenshots are kept in test-artifacts/.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from ecosystem import seed
+from ecosystem import examples
 
 from paperkg import browser_guide
 from paperkg.library import library
@@ -84,20 +85,21 @@ def test_managed_server_tells_browser_to_apply_the_style_and_play_the_guide(sess
     with session_kb.driver.session(database="system") as session:
         config = {row["name"]: row["value"] for row in session.run("CALL dbms.clientConfig()")}
     http = neo4j_instance.ports().http
-    assert config["browser.post_connect_cmd"] == (f"style {browser_guide.style_url(http)}; "
+    assert config["browser.post_connect_cmd"] == (f"style {browser_guide.style_json()}; clear; "
                                                   f"play {browser_guide.guide_url(http)}")
+    assert json.loads(browser_guide.style_json())["node.Paper"]["caption"] == "{title} ({year})"
     assert "127.0.0.1" in config["browser.remote_content_hostname_whitelist"].split(",")
 
 
 # -- in a real browser ---------------------------------------------------------------------
 
-def test_neo4j_browser_connects_plays_the_guide_and_renders_a_library_query(neo4j_instance, session_kb, seeds_dir):
-    from playwright.sync_api import sync_playwright
+def test_neo4j_browser_connects_plays_the_guide_and_renders_a_library_query(neo4j_instance, session_kb):
+    from playwright.sync_api import expect, sync_playwright
 
-    kb = seed(session_kb, seeds_dir)
+    kb = examples(session_kb)
     query = library().get(QUERY)
     expected = kb.query(QUERY, **query.browser)
-    assert expected, f"{QUERY} with the guide's :param values returns no rows on the seeds"
+    assert expected, f"{QUERY} with the guide's :param values returns no rows on examples/corpus"
     titles = {row["title"] for row in expected if row["title"]}
     ports = neo4j_instance.ports()
     ARTIFACTS.mkdir(exist_ok=True)
@@ -116,19 +118,37 @@ def test_neo4j_browser_connects_plays_the_guide_and_renders_a_library_query(neo4
             # browser.post_connect_cmd: the guide opens and the style sheet is applied unasked.
             guide = page.locator("[data-testid=frame]", has=page.locator("[data-testid=carousel]"))
             guide.get_by_text("Papers, their claims and their sources").wait_for(timeout=30_000)
+            # The guide's first slide is what a user sees: in the viewport, the only frame (no
+            # frame of style-sheet text, no welcome frames above or below it).
+            expect(guide.locator("h3", has_text=re.compile("^paperkg$"))).to_be_in_viewport(timeout=10_000)
+            page.screenshot(path=str(ARTIFACTS / "neo4j-browser-guide.png"))
+            assert page.locator("[data-testid=frameCommand]").all_inner_texts() == [
+                f":play {browser_guide.guide_url(ports.http)}"]
             # Browser keeps the style sheet it applies in localStorage (saved shortly after).
             page.wait_for_function("() => (localStorage.getItem('neo4j.grass') || '').includes('node.Paper')",
                                    timeout=15_000)
             grass = json.loads(page.evaluate("() => localStorage.getItem('neo4j.grass')"))
             assert grass["node.Paper"]["caption"] == "{title} ({year})"
 
+            # The Lineage slide's picture draws with the style: Papers in its colour, captioned by title.
+            to_slide(guide, "Lineage")
+            params, cypher = guide.locator("pre.runnable:visible").all()
+            params.click()
+            page.click("[data-testid=editor-Run]")
+            page.locator("[data-testid=frameCommand]", has_text=":param paper").first.wait_for(timeout=10_000)
+            cypher.click()
+            page.click("[data-testid=editor-Run]")
+            page.wait_for_selector("svg g.node", timeout=20_000)
+            page.wait_for_timeout(1_000)  # the layout settles
+            drawn = page.evaluate("() => [...document.querySelectorAll('svg g.node')].map(node => "
+                                  "[node.querySelector('circle.b-outline').getAttribute('fill'), node.textContent])")
+            page.screenshot(path=str(ARTIFACTS / "neo4j-browser-graph.png"))
+            paper_colour = json.loads(browser_guide.style_json())["node.Paper"]["color"]
+            assert drawn and {fill.upper() for fill, _ in drawn} == {paper_colour.upper()}
+            assert any(text.strip().startswith("Do Root Architecture") for _, text in drawn), drawn
+
             # Page through the guide to the query's slide; clicking its block fills the editor.
-            heading = guide.locator("h3", has_text=re.compile(rf": {QUERY}$"))
-            for _ in range(60):
-                if heading.is_visible():
-                    break
-                guide.locator("[data-testid=nextSlide]").click()
-            heading.wait_for(timeout=5_000)
+            to_slide(guide, f"Lineage: {QUERY}")
             params, cypher = guide.locator("pre.runnable:visible").all()
             params.click()
             page.click("[data-testid=editor-Run]")
@@ -149,7 +169,17 @@ def test_neo4j_browser_connects_plays_the_guide_and_renders_a_library_query(neo4
         finally:
             page.screenshot(path=str(ARTIFACTS / "neo4j-browser.png"))  # also on failure: what went wrong
             chromium.close()
-    assert time.monotonic() - started < 60
+    assert time.monotonic() - started < 90
+
+
+def to_slide(guide, title: str) -> None:
+    """Page the guide forward to the slide headed `title`."""
+    heading = guide.locator("h3", has_text=re.compile(f"^{re.escape(title)}$"))
+    for _ in range(60):
+        if heading.is_visible():
+            break
+        guide.locator("[data-testid=nextSlide]").click()
+    heading.wait_for(timeout=5_000)
 
 
 def _unescape(text: str) -> str:

@@ -1,18 +1,24 @@
-"""The README's example corpus: it parses cleanly and has an answer for every kind of question."""
+"""The README's example corpus, examples/corpus: an invented field (root imaging) whose documents
+parse cleanly and in which every library query has a meaningful answer."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from ecosystem import examples
 
 from paperkg.ingest import Card, Page, parse_file
 from paperkg.ingest.identity import split_doi
 from paperkg.ingest.normalise import title_norm
+from paperkg.library import library
 
 CORPUS = Path(__file__).resolve().parents[1] / "examples" / "corpus"
-# The invented field: plant root imaging. D ← C ← B ← A ← F is the lineage; G has the page.
-D, C, B, E, A, F, G = "1811.05532", "1906.01234", "2103.07781", "2107.11820", "2205.03349", "2301.09902", "2402.06618"
+# Lineage: F (the survey) ← A ← B ← C ← D ← T; G, K, N and Q have claim-check pages.
+T, D, C, B, E, A, F = "1502.06401", "1811.05532", "1906.01234", "2103.07781", "2107.11820", "2205.03349", "2301.09902"
+G, K, N, Q = "2402.06618", "2310.05512", "2311.11873", "2405.01127"
+# The one page whose totals disagree with its lists (it states 14 references and lists 6).
+DIFFERING = {f"page_{N}.txt": {"references it cites (integrity header)", "references (metadata)"}}
 
 
 @pytest.fixture(scope="module")
@@ -32,56 +38,71 @@ def cites(documents) -> set[tuple[str, str]]:
 
 
 @pytest.fixture(scope="module")
-def page(documents) -> Page:
-    return documents[f"page_{G}.txt"]
+def graph(session_kb):
+    return examples(session_kb)
 
 
-def test_every_example_parses_without_warnings(documents):
+def test_every_example_parses_and_only_one_page_disagrees_with_itself(documents):
     kinds = sorted(document.kind for document in documents.values())
-    assert kinds == ["card"] * 6 + ["page"]
-    assert {name: document.warnings for name, document in documents.items() if document.warnings} == {}
-    assert all(item.ok for document in documents.values() for item in document.reconciliation)
+    assert kinds == ["card"] * 17 + ["page"] * 4
+    assert 20 <= len(documents) <= 40
+    differing = {name: {item.what for item in document.reconciliation if not item.ok}
+                 for name, document in documents.items()}
+    assert {name: what for name, what in differing.items() if what} == DIFFERING
+    assert {name: len(document.warnings) for name, document in documents.items() if document.warnings} == {
+        name: len(what) for name, what in DIFFERING.items()}
 
 
-def test_lineage_runs_four_hops_from_the_survey_to_the_oldest_paper(cites):
-    assert {(F, A), (A, B), (B, C), (C, D)} <= cites
+def test_cards_agree_with_each_other(documents, cites):
+    """Where both papers have cards, each side lists the citation."""
+    cards = {document.arxiv_id: document for document in documents.values() if isinstance(document, Card)}
+    for citing, cited in cites:
+        if citing in cards and cited in cards:
+            assert cited in {item.arxiv_id for item in (cards[citing].builds_on.items if cards[citing].builds_on else [])}
+            assert citing in {item.arxiv_id for item in cards[cited].built_on_by.items}
 
 
-def test_two_papers_share_foundations_without_citing_each_other(cites):
-    assert {(B, C), (B, D), (E, C), (E, D)} <= cites
-    assert (B, E) not in cites and (E, B) not in cites
+def test_lineage_runs_five_hops_from_the_survey_to_the_oldest_paper(cites):
+    assert {(F, A), (A, B), (B, C), (C, D), (D, T)} <= cites
 
 
-def test_two_papers_are_cited_together_by_three_others(cites, page):
-    card_citers = {citing for citing, cited in cites if cited == B} & {citing for citing, cited in cites if cited == E}
-    assert card_citers == {A, F, G}
-    page_cites = {split_doi(reference.doi, None)[0] for reference in page.references}
-    assert {B, E} <= page_cites  # the page's own reference list agrees
-
-
-def test_the_page_names_carded_papers_only_by_title_and_publisher_doi(documents, page):
-    cards = [document for document in documents.values() if isinstance(document, Card)]
-    titles = {title_norm(card.title): card.arxiv_id for card in cards}
-    by_title_only = {
-        titles[title_norm(reference.title)]
-        for reference in page.references
-        if reference.title and split_doi(reference.doi, None)[0] is None and title_norm(reference.title) in titles
-    }
+def test_pages_name_their_works_by_arxiv_doi_except_two_by_title(documents):
+    cards = {title_norm(d.title): d.arxiv_id for d in documents.values() if isinstance(d, Card)}
+    page = documents[f"page_{G}.txt"]
+    by_title_only = {cards[title_norm(r.title)] for r in page.references
+                     if r.title and split_doi(r.doi, None)[0] is None and title_norm(r.title) in cards}
     assert by_title_only == {C, F}
-    raw_titles = {titles.get(title_norm(raw.title)) for raw in page.raw_references if raw.title}
-    assert D in raw_titles  # D only in a raw reference string
-    assert page.arxiv_id == G
+    for name in (f"page_{K}.txt", f"page_{N}.txt", f"page_{Q}.txt"):
+        for reference in documents[name].references:
+            if reference.title and title_norm(reference.title) in cards:
+                assert split_doi(reference.doi, None)[0] == cards[title_norm(reference.title)]
 
 
-def test_the_page_has_supported_unsupported_unverifiable_uncited_and_flagged_claims(page):
-    sources = [source for claim in page.claims for source in claim.sources]
-    assert sum(source.verdict == "supported" for source in sources) == 3
-    assert sum(source.verdict == "not_supported" for source in sources) == 2
-    assert sum(not source.matched for source in sources) == 4  # `Couldn’t be matched …`
-    uncited = [claim for claim in page.claims if claim.basis == "none given" and not claim.sources]
-    assert len(uncited) == 3
-    flagged = [claim for claim in page.claims if claim.origin == "flagged"]
-    assert len(flagged) == 4 and all(claim.flags for claim in flagged)
-    notes = {claim.support_note for claim in page.claims if claim.support_note}
-    assert notes == {"relies_without_support", "assumption"}
-    assert len(page.claims) == 13
+def test_every_library_query_answers_with_its_guide_values(graph):
+    """The `:param` values the guide, the README and the notebook use all have answers."""
+    for query in library():
+        assert graph.query(query.name, **query.browser), query.name
+
+
+def test_lineage_is_three_deep_and_pairs_are_cocited_and_coupled(graph):
+    assert max(row["distance"] for row in graph.query("ancestors", paper=A, depth=3)) == 2
+    assert max(row["distance"] for row in graph.query("ancestors", paper=G, depth=5)) >= 3
+    assert graph.query("citation_paths", paper="2503.04410", other=T)[0]["hops"] == 3
+    pairs = graph.query("cocitation_pairs", min_count=2)
+    assert {(row["arxiv_id_a"], row["arxiv_id_b"]) for row in pairs if row["cocitations"] == 4} == {(C, B), (D, C)}
+    assert {row["arxiv_id"]: row["shared"] for row in graph.query("coupled_with", paper=G)}[F] == 5
+    assert graph.query("claim_cocitation", paper=Q, min_count=1)
+
+
+def test_the_pages_hold_every_claim_status_and_works_miscited_by_several_papers(graph):
+    statuses = {}
+    for page in (G, K, N, Q):
+        for row in graph.query("claim_support_summary", paper=page):
+            statuses[row["status"]] = statuses.get(row["status"], 0) + row["claims"]
+    assert set(statuses) == {"supported", "checked_unlisted", "unsupported", "unverifiable", "uncited",
+                             "sources_missing"} and all(statuses.values())
+    assert {row["status"]: row["claims"] for row in graph.query("claim_support_summary", paper=K)} == {
+        "supported": 3, "checked_unlisted": 1, "unsupported": 1, "unverifiable": 1, "uncited": 2, "sources_missing": 1}
+    miscited = graph.query("miscited_works")
+    assert [(row["arxiv_id"], row["papers"]) for row in miscited[:2]] == [(E, 3), (A, 2)]
+    assert {row["arxiv_id"] for row in graph.query("claims_citing", paper=E)} == {G, K, Q}

@@ -322,7 +322,32 @@ def test_result_as_table():
         "A title, with a comma  1999              []          10.1/x",
         "(2 rows)",
     ]
-    assert Result([{"claim": "x" * 100}], ["claim"]).to_table(width=10).splitlines()[2] == "xxxxxxxxx…"
+
+
+CLAIM = ("Synthetic soil textures are enough to train a root tip detector without field labels, and more "
+         "words follow so that the claim needs more lines than a cell shows")
+
+
+def test_a_table_fits_its_width_wrapping_prose_and_keeping_identifiers_whole():
+    rows = Result([{"claim_id": "claim:b639efd1430e603c7113", "claim": CLAIM, "checked": 1}],
+                  ["claim_id", "claim", "checked"])
+    lines = rows.to_table(width=60).splitlines()
+    assert max(map(len, lines)) <= 60
+    assert lines[2].startswith("claim:b639efd1430e603c7113  Synthetic soil")  # the identifier is whole
+    assert lines[2].endswith("  1")
+    cell = [line[28:].split("  ")[0] for line in lines[2:-1]]
+    assert len(cell) == 4 and cell[-1].endswith("…")  # at most four lines, the last cut
+    assert CLAIM.startswith(" ".join(cell)[:-1])
+    assert rows.to_table(width=400).splitlines()[2].endswith(CLAIM + "        1")  # room: one line
+
+
+def test_a_table_shows_an_untitled_work_by_its_identifier_and_json_keeps_null():
+    rows = Result([{"title": None, "doi": "10.55123/pm.2019.0208", "paper_id": "doi:10.55123/pm.2019.0208"},
+                   {"title": None, "doi": None, "paper_id": "title:f16ff8b35dc2c40d"}], ["title", "doi", "paper_id"])
+    assert [line.split("  ")[0] for line in rows.to_table(width=120).splitlines()[2:4]] == [
+        "(doi:10.55123/pm.2019.0208)", "(title:f16ff8b35dc2c40d)"]
+    assert json.loads(rows.to_json())[0]["title"] is None
+    assert rows.to_csv().splitlines()[1].startswith(",10.55123")
 
 
 def test_result_as_dataframe_keeps_columns_even_when_empty():

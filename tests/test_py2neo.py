@@ -11,7 +11,7 @@ from __future__ import annotations
 from importlib import resources
 
 import pytest
-from ecosystem import seed
+from ecosystem import examples
 
 from paperkg.library import library
 
@@ -20,8 +20,8 @@ QUERIES = ["ancestors", "cocited_with", "unsupported_claims", "claim_support_sum
 
 
 @pytest.fixture(scope="module")
-def seeded(session_kb, seeds_dir):
-    return seed(session_kb, seeds_dir)
+def seeded(session_kb):
+    return examples(session_kb)
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +42,7 @@ def test_py2neo_runs_the_library_cypher_file_with_the_same_rows_as_kb_query(seed
     text = (resources.files("paperkg") / "queries" / query.file).read_text(encoding="utf-8")
     rows = py2neo_graph.run(text, **query.browser).data()
     assert rows == list(seeded.query(name, **query.browser))
-    assert rows, f"{name} returns no rows on the seeds with its :param values"
+    assert rows, f"{name} returns no rows on examples/corpus with its :param values"
 
 
 def test_py2neo_http_scheme_does_not_work_against_neo4j_5(neo4j_instance):

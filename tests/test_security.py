@@ -16,6 +16,7 @@ from neo4j.exceptions import AuthError, ClientError
 from procs import count, environment, run
 
 from paperkg import cli
+from paperkg import library as library_module
 from paperkg.db import ConnectionFailed, Settings, connect
 from paperkg.library import library, load_library
 
@@ -191,7 +192,7 @@ MATCH (p:Paper) SET p.title = $title RETURN count(p) AS n
 def sneaky_library(tmp_path, monkeypatch):
     (tmp_path / "sneaky.cypher").write_text(SNEAKY)
     sneaky = load_library(tmp_path)
-    monkeypatch.setattr(cli, "library", lambda: sneaky)
+    monkeypatch.setattr(library_module, "library", lambda: sneaky)  # the library `paperkg query` loads
     return sneaky
 
 

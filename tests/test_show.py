@@ -1,4 +1,4 @@
-"""`paperkg show`: a library query's subgraph as an interactive HTML graph (neo4j-viz), on the seeds."""
+"""`paperkg show`: a library query's subgraph as an interactive HTML graph (neo4j-viz), on the examples."""
 
 from __future__ import annotations
 
@@ -6,17 +6,18 @@ import json
 import re
 
 import pytest
-from ecosystem import seed
+from ecosystem import examples
 
 from paperkg.cli import main
 from paperkg.show import ANCHOR_COLOUR, STATUS_COLOURS, VERDICT_COLOURS, Picture, caption, picture
 
-PAGE = "2501.16496"
+PAGE = "2405.01127"  # a page of examples/corpus with unsupported claims
+CITED = "2103.07781"
 
 
 @pytest.fixture(scope="module")
-def seeded(session_kb, seeds_dir):
-    return seed(session_kb, seeds_dir)
+def seeded(session_kb):
+    return examples(session_kb)
 
 
 def drawn(path) -> dict:
@@ -45,9 +46,9 @@ def test_show_writes_lineage_html_with_a_node_per_ancestor_captioned_by_title_an
 
 
 def test_cocitation_picture_links_each_cocited_work_to_the_paper_through_a_citing_paper(seeded):
-    shown = picture(seeded, "cocited_with", paper="1909.03368", limit=10)
-    rows = seeded.query("cocited_with", paper="1909.03368", limit=10)
-    anchor = seeded.query("find_papers", text="1909.03368")[0]["paper_id"]
+    shown = picture(seeded, "cocited_with", paper=CITED, limit=10)
+    rows = seeded.query("cocited_with", paper=CITED, limit=10)
+    anchor = seeded.query("find_papers", text=CITED)[0]["paper_id"]
     cites = {(rel["source"], rel["target"]) for rel in shown.subgraph.relationships if rel["type"] == "CITES"}
     citing = {source for source, target in cites if target == anchor}
     for row in rows:
@@ -107,3 +108,23 @@ def test_show_html_opens_in_chromium_and_draws_without_script_errors(seeded, tmp
             chromium.close()
     assert errors == []
     assert [url for url in requests if not url.startswith(("file:", "data:", "blob:"))] == []
+
+
+def test_every_node_is_captioned_and_the_legend_stays(seeded):
+    lineage = picture(seeded, "ancestors", paper=PAGE, depth=2)
+    claims = picture(seeded, "paper_claims", paper="2310.05512")
+    for shown in (lineage, claims):
+        assert all(node.caption for node in shown.graph.nodes), [node.id for node in shown.graph.nodes]
+        assert "paper asked about" in shown.html()  # the legend
+    papers = {node["id"]: node for node in lineage.subgraph.nodes.values()}
+    for node in lineage.graph.nodes:
+        paper = papers[node.id]
+        assert node.caption.endswith(f"({paper['year']})") and len(node.caption) <= 20, node.caption
+        assert node.caption.split(" (")[0].rstrip("…").split()[0] in (paper["title"] or paper["doi"] or "")
+    for node in claims.graph.nodes:
+        data = claims.subgraph.nodes[node.id]
+        if data["label"] == "Claim":
+            assert data["text"].startswith(node.caption.rstrip("…").rstrip())
+        elif data["label"] == "Source":
+            author, year = data["key"].split(" ")[0].rstrip(","), data["key"].rsplit(", ", 1)[1]
+            assert node.caption == f"{author} {year}"
