@@ -174,8 +174,8 @@ def test_paperkg_query_prints_hostile_values_verbatim(kb, tmp_path):
 # -- static scan ---------------------------------------------------------------------------
 
 CYPHER_WORD = re.compile(r"\b(MATCH|MERGE|CREATE|SET|WHERE|RETURN|DELETE|DETACH|UNWIND|CALL|REMOVE|LOAD CSV)\b")
-LABELS = {"Paper", "Claim", "Source", "Document", "IngestRun", "IngestLock"}
-TYPES = {"CITES", "MAKES", "CHECKED_AGAINST", "SUPPORTS", "REFERS_TO", "MENTIONS"}
+LABELS = {"Paper", "Claim", "Source", "Document", "Evidence", "IngestRun", "IngestLock"}
+TYPES = {"CITES", "MAKES", "CHECKED_AGAINST", "SUPPORTS", "REFERS_TO", "MENTIONS", "OF"}
 
 
 def python_files() -> list[Path]:
