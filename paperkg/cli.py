@@ -107,7 +107,7 @@ def _run_ingestion(args: argparse.Namespace, run: Callable, target) -> int:
     try:
         with connect() as kb:
             report = run(kb, target, progress=progress, docs_per_transaction=args.batch,
-                         lock_wait=args.wait, max_bytes=args.max_bytes)
+                         lock_wait=args.wait, max_bytes=args.max_bytes, follow_links=args.follow_links)
     except FileNotFoundError as exc:
         raise CommandError(str(exc)) from None
     if args.json:
@@ -292,6 +292,8 @@ def build_parser() -> argparse.ArgumentParser:
                          help="wait this long for another ingestion to finish (default: exit 75 at once)")
         sub.add_argument("--max-bytes", type=int, default=MAX_DOCUMENT_BYTES, metavar="N",
                          help=f"reject documents larger than this (default {MAX_DOCUMENT_BYTES:,})")
+        sub.add_argument("--follow-links", action="store_true",
+                         help="read links to files outside the directory (default: rejected, never read)")
 
     synth = command("synth", cmd_synth, "write a synthetic corpus in both document formats (deterministic)",
                     "paperkg synth --papers 2000 --pages 20 --out /tmp/corpus --seed 1")
@@ -348,6 +350,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The driver logs each retry of a transaction as a warning, which Python would print to
         # stderr; an error that outlasts the retries is reported once, below.
         neo4j_log.addHandler(logging.NullHandler())
+    paperkg_log = logging.getLogger("paperkg")
+    if not paperkg_log.handlers:
+        warnings = logging.StreamHandler(sys.stderr)
+        warnings.setFormatter(logging.Formatter("paperkg: warning: %(message)s"))
+        paperkg_log.addHandler(warnings)
+        paperkg_log.propagate = False
     try:
         return args.handler(args)
     except CommandError as exc:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
+import stat
 import sys
 import threading
 import uuid
@@ -22,12 +23,14 @@ from pathlib import Path
 from queue import Queue
 from typing import Any
 
-from neo4j.exceptions import DatabaseUnavailable, Neo4jError, ServiceUnavailable, SessionExpired
+from neo4j.exceptions import DatabaseUnavailable, DriverError, Neo4jError, ServiceUnavailable, SessionExpired
 from tqdm import tqdm
 
 from .db import ConnectionFailed, KnowledgeBase, first_line
 from .ingest import ParseError, parse_bytes
+from .ingest.errors import excerpt
 from .ingest.rows import Assertions, assertions_of
+from .ingest.text import DEFAULT_MAX_BYTES
 from .ingest.write import Batch, Pending, chunks, prepare_batch, refold_papers, retract_document, write_batch
 from .lock import IngestLock
 from .schema import apply_schema
@@ -37,7 +40,7 @@ DOCS_PER_TRANSACTION = 200  # bench/run.py: 20 → 200 halves a 2k-paper ingest;
 # A batch also ends at this many bytes of documents: a claim-check page is ~30 times a card,
 # and 200 pages in one transaction (and parsed ahead) took the process past 300 MB.
 BYTES_PER_TRANSACTION = 2 * 1024 * 1024
-MAX_DOCUMENT_BYTES = 50 * 1024 * 1024
+MAX_DOCUMENT_BYTES = DEFAULT_MAX_BYTES  # one limit: the parser's, checked as the file is read
 HASH_LOOKUP_BATCH = 1000
 FULL_COLLECTION_EVERY = 100  # batches; see _collected_per_batch
 
@@ -83,51 +86,136 @@ class RunReport:
                 "documents": [asdict(document) for document in self.documents]}
 
 
-def discover(paths: Iterable[str | os.PathLike]) -> list[Path]:
-    """Files named, and files under directories named (recursively, hidden ones skipped), sorted."""
+@dataclass
+class Discovery:
+    """What discover found: the files to read, in order; the entries it could not take (each
+    rejected with its reason); and the directories it could not list, whose documents a sync
+    must keep rather than retract as gone."""
+
+    files: list[Path] = field(default_factory=list)
+    rejected: list[DocumentResult] = field(default_factory=list)
+    unlisted: list[Path] = field(default_factory=list)
+
+
+def discover(paths: Iterable[str | os.PathLike], *, follow_links: bool = False) -> Discovery:
+    """Files named, and files under directories named (recursively, hidden ones skipped), sorted.
+
+    Below a directory only regular files are taken, and links to files inside it (as the file
+    they lead to); links to directories are not followed (as Path.rglob), and broken links,
+    link loops and special files are skipped. A link to a file outside the directory is
+    rejected unless `follow_links`: then it is read as the document at the link's own path,
+    so that removing the link retracts it. Names that are not UTF-8 and directories that
+    cannot be listed are rejected. A path named that does not exist is FileNotFoundError.
+    """
     found: dict[Path, None] = {}
+    discovery = Discovery()
     for given in paths:
         path = Path(given)
-        if path.is_dir():
-            found.update((file, None) for _, file in sorted(_files_under(path.resolve())))
-        elif path.is_file():
-            found[path.resolve()] = None
-        else:
-            raise FileNotFoundError(f"{path}: no such file or directory")
-    return list(found)
+        try:
+            is_directory = stat.S_ISDIR(path.stat().st_mode)
+        except OSError as exc:
+            raise FileNotFoundError(f"{shown(path)}: {_no_such(exc)}") from None
+        if not is_directory:
+            if _named_in_utf8(path, discovery):
+                found[path.resolve()] = None
+            continue
+        root = path.resolve()
+        entries: list[tuple[str, Path]] = []
+        _walk(root, root, follow_links, entries, discovery)
+        found.update((file, None) for _, file in sorted(entries))
+    discovery.files = list(found)
+    return discovery
 
 
-def _files_under(directory: str | os.PathLike) -> Iterator[tuple[str, Path]]:
-    """(path, resolved path) of each file below a resolved directory, hidden ones skipped; links
-    to directories are not followed (as Path.rglob). Only links are resolved: resolving every
-    path took a tenth of a scheduled run over an unchanged corpus of 2,000 documents."""
-    with os.scandir(directory) as entries:
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue
+def _walk(directory: Path, root: Path, follow_links: bool, entries: list[tuple[str, Path]],
+          discovery: Discovery) -> None:
+    """Add (path, document path) for each file to read below `directory` (see discover)."""
+    try:
+        with os.scandir(directory) as listing:
+            children = list(listing)
+    except OSError as exc:
+        discovery.unlisted.append(directory)
+        discovery.rejected.append(_rejected(shown(directory), f"cannot list the directory: {exc.strerror}"))
+        return
+    for entry in children:
+        if entry.name.startswith("."):
+            continue
+        path = Path(entry.path)
+        if not _named_in_utf8(path, discovery):
+            continue
+        try:
             if entry.is_dir(follow_symlinks=False):
-                yield from _files_under(entry.path)
-            elif entry.is_file():
-                yield entry.path, Path(entry.path).resolve() if entry.is_symlink() else Path(entry.path)
+                _walk(path, root, follow_links, entries, discovery)
+            elif entry.is_symlink():
+                document = _linked_document(path, root, follow_links, discovery)
+                if document is not None:
+                    entries.append((entry.path, document))
+            elif entry.is_file(follow_symlinks=False):
+                entries.append((entry.path, path))
+        except OSError as exc:  # the entry went away or cannot be examined
+            discovery.rejected.append(_rejected(entry.path, f"cannot read: {exc.strerror}"))
+
+
+def _linked_document(link: Path, root: Path, follow_links: bool, discovery: Discovery) -> Path | None:
+    """The document a link below `root` stands for: the file it leads to when that is inside
+    `root`, the link itself when it leads outside and links are followed, else None."""
+    try:
+        target = link.resolve(strict=True)
+        regular = stat.S_ISREG(target.stat().st_mode)
+    except (OSError, RuntimeError):  # broken, or a loop
+        return None
+    if not regular:
+        return None
+    if target.is_relative_to(root):
+        return target
+    if follow_links:
+        return link
+    discovery.rejected.append(_rejected(
+        str(link), f"a link to a file outside {root}: not followed (--follow-links reads it)"))
+    return None
+
+
+def _named_in_utf8(path: Path, discovery: Discovery) -> bool:
+    """False, with the path rejected, when its name cannot be stored: Neo4j strings are UTF-8."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        discovery.rejected.append(_rejected(shown(path), "the file name is not valid UTF-8: rename the file"))
+        return False
+    return True
+
+
+def shown(path: str | os.PathLike) -> str:
+    """A path as messages print it: bytes that are not UTF-8 escaped (`x\\xff.txt`)."""
+    return os.fsencode(path).decode("utf-8", errors="backslashreplace")
+
+
+def _no_such(exc: OSError) -> str:
+    return "no such file or directory" if isinstance(exc, FileNotFoundError) else f"cannot open: {exc.strerror}"
+
+
+def _rejected(path: str, reason: str, line: int | None = None) -> DocumentResult:
+    where = path if line is None else f"{path}:{line}"
+    return DocumentResult(path, "rejected", error=f"{where}: {reason}", line=line)
 
 
 def ingest_paths(kb: KnowledgeBase, paths: Iterable[str | os.PathLike], *, progress: bool = False,
                  docs_per_transaction: int = DOCS_PER_TRANSACTION, max_bytes: int = MAX_DOCUMENT_BYTES,
-                 lock_wait: float = 0.0, prune: bool = False) -> RunReport:
+                 lock_wait: float = 0.0, prune: bool = False, follow_links: bool = False) -> RunReport:
     """Ingest files and directories; returns the run's report (also recorded as an IngestRun node).
 
     Holds the ingestion lock for the run (waiting up to ``lock_wait`` seconds for it). With
     ``prune``, documents once ingested from below the given directories whose files are gone
-    are retracted: what only they asserted leaves the graph.
+    are retracted: what only they asserted leaves the graph. ``follow_links``: see discover.
     """
     paths = [Path(path) for path in paths]
-    files = discover(paths)
+    discovery = discover(paths, follow_links=follow_links)
     apply_schema(kb)
     with IngestLock(kb, wait=lock_wait) as lock:
-        report = RunReport(run_id=str(uuid.uuid4()), started_at=_now())
-        _ingest_files(kb, files, report, lock, progress, docs_per_transaction, max_bytes)
+        report = RunReport(run_id=str(uuid.uuid4()), started_at=_now(), documents=list(discovery.rejected))
+        _ingest_files(kb, discovery.files, report, lock, progress, docs_per_transaction, max_bytes)
         if prune:
-            _retract_missing(kb, [path.resolve() for path in paths if path.is_dir()], set(files), report)
+            _retract_missing(kb, [path.resolve() for path in paths if path.is_dir()], discovery, report)
         report.ended_at = _now()
         kb.execute(statement("record_run"), run_id=report.run_id, properties={
             "started_at": report.started_at, "ended_at": report.ended_at, **report.totals})
@@ -137,14 +225,18 @@ def ingest_paths(kb: KnowledgeBase, paths: Iterable[str | os.PathLike], *, progr
 def sync_directory(kb: KnowledgeBase, directory: str | os.PathLike, **options) -> RunReport:
     """The periodic job: ingest a directory and retract the documents whose files are gone."""
     if not Path(directory).is_dir():
-        raise FileNotFoundError(f"{directory}: not a directory")
+        raise FileNotFoundError(f"{shown(directory)}: not a directory")
     return ingest_paths(kb, [directory], prune=True, **options)
 
 
-def _retract_missing(kb: KnowledgeBase, directories: list[Path], present: set[Path], report: RunReport) -> None:
+def _retract_missing(kb: KnowledgeBase, directories: list[Path], discovery: Discovery, report: RunReport) -> None:
+    """Retract the documents below `directories` whose files are gone; a file that is there but
+    was rejected, or may be in a directory that could not be listed, keeps its document."""
+    present = set(discovery.files) | {Path(result.path) for result in discovery.rejected}
     for directory in directories:
         for row in kb.cypher(statement("documents_under"), prefix=f"{directory}{os.sep}"):
-            if Path(row["doc_id"]) in present:
+            path = Path(row["doc_id"])
+            if path in present or any(path.is_relative_to(unlisted) for unlisted in discovery.unlisted):
                 continue
             with kb.driver.session(database=kb.database) as session:
                 session.execute_write(_retract_document, row["doc_id"])
@@ -163,7 +255,7 @@ def _ingest_files(kb: KnowledgeBase, files: list[Path], report: RunReport, lock:
         with _collected_per_batch() as collect:
             for results, batch in _read_batches(kb, files, max_bytes, docs_per_transaction):
                 report.documents.extend(results)
-                _write(kb, batch, {result.path: result for result in results}, report.run_id)
+                _write(kb, batch, _by_path(results), report.run_id)
                 collect()
                 bar.update(len(results))
                 lock.heartbeat()
@@ -236,12 +328,12 @@ def _read_batches(kb: KnowledgeBase, files: list[Path], max_bytes: int, docs_per
                     # of unchanged documents still moves the progress bar.
                     if (len(pending) >= docs_per_transaction or size >= BYTES_PER_TRANSACTION
                             or len(results) >= HASH_LOOKUP_BATCH):
-                        queue.put((results, prepare_batch(pending)))
+                        queue.put((results, _prepared(pending, _by_path(results))))
                         results, pending, size = [], [], 0
                         if not wait_for_room():
                             return
             if results:
-                queue.put((results, prepare_batch(pending)))
+                queue.put((results, _prepared(pending, _by_path(results))))
             queue.put(done)
         except BaseException as exc:  # re-raised in the writing thread
             queue.put(exc)
@@ -261,42 +353,89 @@ def _read_batches(kb: KnowledgeBase, files: list[Path], max_bytes: int, docs_per
 
 def read_document(path: Path, known: dict[str, str], max_bytes: int) -> tuple[DocumentResult, Assertions | None]:
     """Read, hash and parse one file: its result, and what it asserts unless it is unchanged
-    (its hash is `known`) or rejected."""
+    (its hash is `known`) or rejected. Whatever goes wrong rejects this document alone."""
     doc_id = str(path)
     try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise ParseError(doc_id, None, f"document is {size:,} bytes, over the limit of {max_bytes:,}")
-        data = path.read_bytes()
+        data = read_regular_file(path, max_bytes)
     except OSError as exc:
-        return DocumentResult(doc_id, "rejected", error=f"{doc_id}: cannot read: {exc.strerror}"), None
+        return _rejected(doc_id, f"cannot read: {exc.strerror}"), None
     except ParseError as exc:
-        return DocumentResult(doc_id, "rejected", error=str(exc), line=exc.line), None
+        return _rejected(doc_id, exc.reason, exc.line), None
     digest = hashlib.sha256(data).hexdigest()
     if known.get(doc_id) == digest:
         return DocumentResult(doc_id, "unchanged"), None
     status = "changed" if doc_id in known else "new"
     try:
-        document = parse_bytes(data, doc_id)
+        document = parse_bytes(data, doc_id, max_bytes=max_bytes)
+        assertions = assertions_of(document, doc_id=doc_id, size_bytes=len(data))
     except ParseError as exc:
-        return DocumentResult(doc_id, "rejected", error=str(exc), line=exc.line), None
-    assertions = assertions_of(document, doc_id=doc_id, size_bytes=len(data))
+        return _rejected(doc_id, exc.reason, exc.line), None
+    except Exception as exc:  # a defect the parser or the mapping did not foresee
+        return _rejected(doc_id, f"not mapped to the graph: {_internal(exc)}"), None
     return DocumentResult(doc_id, status, warnings=len(document.warnings)), assertions
 
 
+def read_regular_file(path: Path, max_bytes: int) -> bytes:
+    """The bytes of a regular file, at most `max_bytes`. Opened without blocking, so that a FIFO
+    or device put in a document's place is rejected instead of waited on; a file that changes
+    while it is read is rejected too (the next run reads it again)."""
+    doc_id = str(path)
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise ParseError(doc_id, None, "not a regular file: only regular files are read")
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    with open(fd, "rb", buffering=0) as handle:
+        before = os.fstat(fd)
+        if not stat.S_ISREG(before.st_mode):
+            raise ParseError(doc_id, None, "not a regular file: only regular files are read")
+        if before.st_size > max_bytes:
+            raise ParseError(doc_id, None, f"document is {before.st_size:,} bytes, over the limit of {max_bytes:,}")
+        data = handle.read(before.st_size + 1)  # one byte more shows a file that grew
+        after = os.fstat(fd)
+    if len(data) != before.st_size or (after.st_size, after.st_mtime_ns) != (before.st_size, before.st_mtime_ns):
+        raise ParseError(doc_id, None, "changed while being read: it is read again on the next run")
+    return data
+
+
+def _internal(exc: Exception) -> str:
+    return f"internal error ({type(exc).__name__}): {excerpt(str(exc))}"
+
+
+def _prepared(pending: list[Pending], results: dict[str, DocumentResult]) -> Batch:
+    """The batch of `pending`, prepared; a document whose mentions cannot be grouped into works
+    is rejected (its result updated) and left out, the others still prepared together."""
+    try:
+        return prepare_batch(pending)
+    except Exception as exc:
+        if len(pending) == 1:
+            _reject(results[pending[0].assertions.doc_id], f"identity not resolved: {_internal(exc)}")
+            return prepare_batch([])
+    return prepare_batch([one for one in pending if _prepared([one], results).documents])
+
+
+def _by_path(results: list[DocumentResult]) -> dict[str, DocumentResult]:
+    return {result.path: result for result in results}
+
+
+def _reject(result: DocumentResult, reason: str) -> None:
+    result.status, result.error, result.counts = "rejected", f"{result.path}: {reason}", {}
+
+
 def _write(kb: KnowledgeBase, batch: Batch, results: dict[str, DocumentResult], run_id: str) -> None:
-    """Write a batch in one transaction; if it fails, write its documents one by one to isolate the bad one."""
+    """Write a batch in one transaction; if it fails, write its documents one by one to isolate the bad one.
+    A lost connection is the run's failure; anything else a document's."""
     if not batch.documents:
         return
     try:
         counts = _transaction(kb, batch, run_id)
-    except Neo4jError as exc:
+    except (ConnectionFailed, DriverError):
+        raise
+    except Exception as exc:
         if len(batch.documents) == 1:
-            result = results[batch.documents[0].assertions.doc_id]
-            result.status, result.error = "rejected", f"{result.path}: not written: {exc.message or exc}"
+            reason = (exc.message or first_line(exc)) if isinstance(exc, Neo4jError) else _internal(exc)
+            _reject(results[batch.documents[0].assertions.doc_id], f"not written: {reason}")
             return
         for one in batch.documents:
-            _write(kb, prepare_batch([one]), results, run_id)
+            _write(kb, _prepared([one], results), results, run_id)
         return
     for pending in batch.documents:
         result = results[pending.assertions.doc_id]
