@@ -68,5 +68,5 @@ def test_discover_skips_hidden_files_follows_file_links_and_not_directory_links(
     (corpus / "twice.txt").symlink_to(corpus / "b.txt")
     (corpus / "dir-link").symlink_to(elsewhere, target_is_directory=True)
     (corpus / "broken.txt").symlink_to(root / "nowhere")
-    assert discover([corpus / "sub" / "..", corpus / "b.txt"]) == [
+    assert discover([corpus / "sub" / "..", corpus / "b.txt"]).files == [
         corpus / "b.txt", elsewhere / "e.txt", corpus / "sub" / "a.txt"]
