@@ -25,10 +25,13 @@ log = logging.getLogger("paperkg")
 # The Bolt schemes the driver speaks without extra packages (its http scheme needs aiohttp
 # and is a preview); `+s` verifies the server's certificate, `+ssc` accepts a self-signed one.
 SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
-# How long a connection may take to open (TCP and Bolt handshake) and a session to get one:
-# a server that is stopped (SIGSTOP) accepts TCP connections but never answers.
-CONNECTION_TIMEOUT = 10.0
-ACQUISITION_TIMEOUT = 20.0
+# A server that is stopped (SIGSTOP) accepts TCP connections but never answers: these bound how
+# long a client waits for it. Opening a connection (TCP, then the Bolt handshake, which waits
+# up to the acquisition timeout), and retrying a transaction that lost its connection (the
+# managed server's keep-alive hint ends a silent connection after 20 s; see server.py).
+CONNECTION_TIMEOUT = 5.0
+ACQUISITION_TIMEOUT = 10.0
+RETRY_TIME = 15.0
 
 
 class ConnectionFailed(Exception):
@@ -101,7 +104,8 @@ def open_driver(settings: Settings, start: bool = True) -> Driver:
     # query authors; the library is tested, so users never see them.
     driver = GraphDatabase.driver(settings.uri, auth=settings.auth, notifications_min_severity="OFF",
                                   connection_timeout=CONNECTION_TIMEOUT,
-                                  connection_acquisition_timeout=ACQUISITION_TIMEOUT)
+                                  connection_acquisition_timeout=ACQUISITION_TIMEOUT,
+                                  max_transaction_retry_time=RETRY_TIME)
     try:
         driver.verify_connectivity()
     except AuthError:
@@ -121,8 +125,12 @@ def open_driver(settings: Settings, start: bool = True) -> Driver:
 
 
 def first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0] if text else exc.__class__.__name__
+    """The message's first line (with the next one where the first ends in a colon, as the
+    driver's "Couldn't connect to …:" does before saying why)."""
+    text = [line.strip() for line in str(exc).strip().splitlines()]
+    if not text:
+        return exc.__class__.__name__
+    return f"{text[0]} {text[1]}" if text[0].endswith(":") and len(text) > 1 else text[0]
 
 
 class KnowledgeBase:

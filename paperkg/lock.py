@@ -13,7 +13,7 @@ import socket
 import time
 import uuid
 
-from neo4j.exceptions import DriverError, Neo4jError
+from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, SessionExpired
 
 from .db import ConnectionFailed, KnowledgeBase
 from .server import process_alive, process_start
@@ -45,8 +45,8 @@ class IngestLock:
         return self
 
     def __exit__(self, exc_type: object, exc: BaseException | None, traceback: object) -> None:
-        if isinstance(exc, ConnectionFailed):
-            return  # the server is gone (releasing would retry for 30 s); the next run takes the lock over
+        if isinstance(exc, (ConnectionFailed, ServiceUnavailable, SessionExpired)):
+            return  # the server is gone (releasing would retry for seconds); the next run takes the lock over
         try:
             self.release()
         except (DriverError, Neo4jError):
