@@ -227,6 +227,26 @@ def is_internal_error(error: ParseError) -> bool:
     return error.reason.startswith("internal parser error")
 
 
+# ---------------------------------------------------------------- mutants among good documents
+
+
+def mixed_batch(directory: Path, seed: int, cases: list[Case], good: list[Path]) -> list[Path]:
+    """Write the mutants of `cases` and copies of the `good` documents into `directory`, in an
+    order shuffled by `seed` (a mutant may come first, last or between good ones); returns the
+    paths of the good copies, whose documents an ingestion of the directory must all land."""
+    directory.mkdir(parents=True, exist_ok=True)
+    entries = [(f"mutant_{case.number}", case.data) for case in cases]
+    entries += [(f"good_{path.stem}", path.read_bytes()) for path in good]
+    random.Random(seed).shuffle(entries)
+    copies = []
+    for position, (name, data) in enumerate(entries):
+        path = directory / f"{position:04d}_{name}.txt"
+        path.write_bytes(data)
+        if name.startswith("good_"):
+            copies.append(path)
+    return copies
+
+
 # ---------------------------------------------------------------- the long run
 
 
