@@ -17,7 +17,7 @@ from seeds import FIXTURES
 
 from paperkg.cli import main
 from paperkg.ingest import ParseError
-from paperkg.ingestion import MAX_DOCUMENT_BYTES, discover, ingest_paths, read_document, read_regular_file, sync_directory
+from paperkg.ingestion import MAX_DOCUMENT_BYTES, discover, read_document, read_regular_file, sync_directory
 from paperkg.synth import generate
 
 NO_KEY_ITEM = "- [?](https://mlsanity.com/paper/1/) (2016)"
