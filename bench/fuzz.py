@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -48,6 +49,8 @@ def main() -> int:
     args = parser.parse_args()
     if not args.seeds_dir.is_dir():
         parser.error(f"seed documents not found at {args.seeds_dir} (use --seeds-dir)")
+    # A TERM (a scheduler's time limit) still stops the server this script started.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
     work = Path(tempfile.mkdtemp(prefix="paperkg-fuzz-bench-")).resolve()
     instance = Instance(work / "home")
