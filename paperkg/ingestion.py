@@ -120,6 +120,9 @@ def discover(paths: Iterable[str | os.PathLike], *, follow_links: bool = False) 
                 found[path.resolve()] = None
             continue
         root = path.resolve()
+        if not _named_in_utf8(root, discovery):
+            discovery.unlisted.append(root)
+            continue
         entries: list[tuple[str, Path]] = []
         _walk(root, root, follow_links, entries, discovery)
         found.update((file, None) for _, file in sorted(entries))
@@ -234,6 +237,8 @@ def _retract_missing(kb: KnowledgeBase, directories: list[Path], discovery: Disc
     was rejected, or may be in a directory that could not be listed, keeps its document."""
     present = set(discovery.files) | {Path(result.path) for result in discovery.rejected}
     for directory in directories:
+        if directory in discovery.unlisted:
+            continue
         for row in kb.cypher(statement("documents_under"), prefix=f"{directory}{os.sep}"):
             path = Path(row["doc_id"])
             if path in present or any(path.is_relative_to(unlisted) for unlisted in discovery.unlisted):

@@ -250,3 +250,13 @@ def test_max_bytes_above_the_default_is_the_only_limit(tmp_path):
     assert (result.status, result.error) == ("new", None) and assertions is not None
     result, _ = read_document(card, {}, size - 1)
     assert result.error == f"{card}: document is {size:,} bytes, over the limit of {size - 1:,}"
+
+
+def test_a_directory_named_in_bytes_that_are_not_utf8_is_rejected_and_nothing_is_retracted(kb, docs):
+    assert sync_directory(kb, docs).ok
+    odd = Path(os.fsdecode(os.fsencode(docs.parent) + b"/docs\xff"))
+    docs.rename(odd)
+    report = sync_directory(kb, odd)
+    assert [(d.status, d.error) for d in report.documents] == [
+        ("rejected", f"{docs.parent}/docs\\xff: the file name is not valid UTF-8: rename the file")]
+    assert len(landed(kb)) == 31
