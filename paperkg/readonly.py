@@ -3,7 +3,7 @@
 The server refuses writes in a read transaction, but a read transaction may still terminate
 other transactions (an ingest's), kill connections, make the server fetch any URL (LOAD CSV),
 clear the query caches or start statistics collection. So before a statement runs, its plan
-(EXPLAIN: nothing is executed) is checked: no administration command, no LOAD CSV, no
+is checked (from EXPLAIN, which executes nothing): no administration command, no LOAD CSV, no
 TERMINATE, and procedures only from ALLOWED_PROCEDURES, which read the schema or the indexes.
 """
 
