@@ -410,7 +410,7 @@ def count_rows(path: Path) -> int:
 # -- measuring --------------------------------------------------------------------------------
 
 def parse_throughput(corpus: Path) -> dict[str, Any]:
-    files = discover([corpus])
+    files = discover([corpus]).files
     total = rejected = 0
     started = time.perf_counter()
     for file in files:

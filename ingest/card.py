@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from .errors import ParseError, excerpt
+from .identity import normalise_arxiv_id
 from .models import Card, CardItem, CardList, TextMeta
+from .normalise import title_norm
 from .reconcile import reconcile_card
 from .values import parse_count, parse_day_month_year
 
@@ -19,6 +22,8 @@ _PAPER_PATH = "/paper/"
 
 # Sections in the order a card prints them; each may be missing except the abstract.
 _ORDER = ("Key facts", "Builds on", "Built on by", "Abstract")
+# Earlier item years are kept but warned about: no work in the map is that old (`(0000)`).
+_FIRST_PLAUSIBLE_YEAR = 1800
 
 
 class _Facts:
@@ -67,13 +72,23 @@ def _parse_item(text: str, path: str, line: int) -> CardItem:
     start = url.find(_PAPER_PATH)
     if start < 0 or not url.endswith("/") or start + len(_PAPER_PATH) >= len(url) - 1:
         raise ParseError(path, line, f"list item link is not a …/paper/<id>/ address: {excerpt(url)}")
-    return CardItem(
-        title=text[3:split],
-        arxiv_id=url[start + len(_PAPER_PATH) : -1],
-        year=int(tail[2]),
-        url=url,
-        line=line,
-    )
+    title, arxiv_id = text[3:split], url[start + len(_PAPER_PATH) : -1]
+    if not _names_a_work(title, arxiv_id):
+        raise ParseError(path, line, f"list item names no work: its link holds no arXiv id ({excerpt(arxiv_id)}) "
+                                     "and its title no words")
+    return CardItem(title=title, arxiv_id=arxiv_id, year=int(tail[2]), url=url, line=line)
+
+
+def _names_a_work(title: str, arxiv_id: str) -> bool:
+    """Whether a paper can be identified by what the card gives: its arXiv id or its title."""
+    return normalise_arxiv_id(arxiv_id) is not None or bool(title_norm(title))
+
+
+def _year_warnings(lists: dict[str, CardList]) -> list[str]:
+    latest = date.today().year + 1
+    return [f"line {item.line}: item year {item.year:04d} is not a plausible publication year"
+            for listed in lists.values() for item in listed.items
+            if not _FIRST_PLAUSIBLE_YEAR <= item.year <= latest]
 
 
 def parse_card(lines: list[str], *, path: str, sha256: str, text_meta: TextMeta) -> Card:
@@ -97,6 +112,9 @@ def parse_card(lines: list[str], *, path: str, sha256: str, text_meta: TextMeta)
     arxiv = _ARXIV_LINE.fullmatch(text)
     if arxiv is None:
         raise ParseError(path, number, f"expected the 'arXiv: … · HTML: …' line, found {excerpt(text)}")
+    if not _names_a_work(lines[0][2:], arxiv[2]):
+        raise ParseError(path, number, f"the card names no work: its arXiv link holds no arXiv id "
+                                       f"({excerpt(arxiv[2])}) and its title no words")
     if len(preamble) > 1:
         number, text = preamble[1]
         raise ParseError(path, number, f"unexpected line before the first '##' heading: {excerpt(text)}")
@@ -147,7 +165,7 @@ def parse_card(lines: list[str], *, path: str, sha256: str, text_meta: TextMeta)
         sha256=sha256,
         text_meta=text_meta,
         reconciliation=[],
-        warnings=[],
+        warnings=_year_warnings(lists),
         title=lines[0][2:].strip(),
         arxiv_id=arxiv[2],
         arxiv_url=arxiv[1],

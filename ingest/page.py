@@ -6,7 +6,9 @@ import re
 
 from .claims import parse_claims
 from .errors import ParseError, excerpt
+from .identity import split_doi
 from .models import About, ClaimsSummary, Limitation, MetadataEntry, Page, PageHeader, Snapshot, TextMeta
+from .normalise import title_norm
 from .rawref import parse_raw_references
 from .reconcile import reconcile_page
 from .references import parse_reference_list
@@ -252,6 +254,7 @@ def parse_page(lines: list[str], *, path: str, sha256: str, text_meta: TextMeta)
     lines = lines[:end]
     cursor = _Cursor(lines, path)
     cursor.index = 1
+    title_line = cursor.number
     title = cursor.take("the title")
     open_access, abstract = _read_abstract(cursor)
     cursor.expect(_OVERVIEW)
@@ -291,6 +294,9 @@ def parse_page(lines: list[str], *, path: str, sha256: str, text_meta: TextMeta)
     cursor.expect(_ABOUT)
     about, footer_links = _read_about(cursor)
     footer_text = lines[cursor.index :]
+    arxiv_id, doi = _metadata_value(metadata, "arXiv"), _metadata_value(metadata, "DOI")
+    if split_doi(doi, arxiv_id) == (None, None) and not title_norm(title):
+        raise ParseError(path, title_line, "the page names no work: its metadata gives no DOI or arXiv id and its title no words")
 
     page = Page(
         path=path,
@@ -316,8 +322,8 @@ def parse_page(lines: list[str], *, path: str, sha256: str, text_meta: TextMeta)
         cited_by_sort_label=cited_by_sort_label,
         cited_by=cited_by,
         metadata=metadata,
-        arxiv_id=_metadata_value(metadata, "arXiv"),
-        doi=_metadata_value(metadata, "DOI"),
+        arxiv_id=arxiv_id,
+        doi=doi,
         about=about,
         footer_links=footer_links,
         footer_text=footer_text,

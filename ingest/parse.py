@@ -26,9 +26,8 @@ def parse_bytes(data: bytes, path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -
         # explicitly, so this is a parser bug, but the caller still gets the one exception type it
         # handles, never a half-built document.
         raise ParseError(path, None, f"internal parser error ({type(exc).__name__}): {excerpt(str(exc))}") from exc
-    raise ParseError(
-        path, 1, f"unknown document kind: line 1 is neither '# <title>' nor a claim-check header: {excerpt(lines[0])}"
-    )
+    # Nothing of the line is quoted: a file that is not a document may hold anything (a password).
+    raise ParseError(path, 1, "unknown document kind: line 1 is neither '# <title>' nor a claim-check header")
 
 
 def parse_file(path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTES) -> Document:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
+from paperkg.limits import MAX_DOCUMENT_BYTES as DEFAULT_MAX_BYTES  # one limit, the parser's
+
 from .errors import ParseError
 from .models import TextMeta
-
-DEFAULT_MAX_BYTES = 50 * 1024 * 1024
 
 _BOM = "\ufeff"
 # C0 controls other than tab/LF/CR, DEL and the C1 controls: their presence means binary data.

@@ -118,7 +118,9 @@ def export_admin_import(paths: Iterable[str | os.PathLike], directory: str | os.
     out.mkdir(parents=True, exist_ok=True)
     summary = ExportSummary(out)
     with tempfile.TemporaryFile(dir=out) as spool:
-        evidence = _first_pass(discover(paths), spool, summary, max_bytes)
+        discovery = discover(paths)
+        summary.rejected.extend(result.error for result in discovery.rejected)
+        evidence = _first_pass(discovery.files, spool, summary, max_bytes)
         spool.seek(0)
         _second_pass(_spooled(spool), resolve(evidence), out, summary)
     # An argument file for `neo4j-admin @import.args`: one argument per line, quoted (paths may hold spaces).

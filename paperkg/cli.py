@@ -128,7 +128,7 @@ def _run_ingestion(args: argparse.Namespace, run: Callable, target) -> int:
     try:
         with connect() as kb:
             report = run(kb, target, progress=progress, docs_per_transaction=args.batch,
-                         lock_wait=args.wait, max_bytes=args.max_bytes)
+                         lock_wait=args.wait, max_bytes=args.max_bytes, follow_links=args.follow_links)
     except (FileNotFoundError, GraphOutdated) as exc:
         raise CommandError(str(exc)) from None
     if args.json:
@@ -388,6 +388,8 @@ def build_parser() -> argparse.ArgumentParser:
                          help="wait this long for another ingestion to finish (default: exit 75 at once)")
         sub.add_argument("--max-bytes", type=int, default=MAX_DOCUMENT_BYTES, metavar="N",
                          help=f"reject documents larger than this (default {MAX_DOCUMENT_BYTES:,})")
+        sub.add_argument("--follow-links", action="store_true",
+                         help="read links to files outside the directory (default: rejected, never read)")
 
     explain = command("explain", cmd_explain, "why a work is one node: its identifiers, each mention with its "
                       "document and lines, and the rule that joined it", "paperkg explain 2402.06618")
@@ -460,6 +462,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The driver logs each retry of a transaction as a warning, which Python would print to
         # stderr; an error that outlasts the retries is reported once, below.
         neo4j_log.addHandler(logging.NullHandler())
+    paperkg_log = logging.getLogger("paperkg")
+    if not paperkg_log.handlers:
+        warnings = logging.StreamHandler(sys.stderr)
+        warnings.setFormatter(logging.Formatter("paperkg: warning: %(message)s"))
+        paperkg_log.addHandler(warnings)
+        paperkg_log.propagate = False
     try:
         code = args.handler(args)
         sys.stdout.flush()  # a closed pipe shows here, while it can still be caught

@@ -7,6 +7,7 @@ local server in ``PAPERKG_HOME`` and starts it when needed.
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass
 from functools import cached_property
@@ -17,8 +18,21 @@ from neo4j.exceptions import AuthError, ClientError, ServiceUnavailable
 
 from .library import Queries, Result, library
 from .progress import note
+from .readonly import check_read_only
 from .server import Instance, ServerError
 from .statements import statement
+
+log = logging.getLogger("paperkg")
+# The Bolt schemes the driver speaks without extra packages (its http scheme needs aiohttp
+# and is a preview); `+s` verifies the server's certificate, `+ssc` accepts a self-signed one.
+SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+# A server that is stopped (SIGSTOP) accepts TCP connections but never answers: these bound how
+# long a client waits for it. Opening a connection (TCP, then the Bolt handshake, which waits
+# up to the acquisition timeout), and retrying a transaction that lost its connection (the
+# managed server's keep-alive hint ends a silent connection after 20 s; see server.py).
+CONNECTION_TIMEOUT = 5.0
+ACQUISITION_TIMEOUT = 10.0
+RETRY_TIME = 15.0
 
 
 class ConnectionFailed(Exception):
@@ -42,10 +56,14 @@ class Settings:
         database = database or os.environ.get("NEO4J_DATABASE") or None
         if uri:
             _refuse_credentials_in(uri)
+            _check_scheme(uri)
             if auth is None:
                 auth = (os.environ.get("NEO4J_USERNAME", "neo4j"), os.environ.get("NEO4J_PASSWORD", ""))
             return cls(uri=uri, auth=auth, database=database)
         instance = Instance(home)
+        if auth is None and os.environ.get("NEO4J_PASSWORD"):
+            log.warning("NEO4J_PASSWORD is set but NEO4J_URI is not: using the managed Neo4j in %s "
+                        "with its own password (set NEO4J_URI to use another server)", instance.home)
         return cls(uri=instance.bolt_uri, auth=auth or ("neo4j", ""), database=database, managed=instance)
 
 
@@ -57,6 +75,16 @@ def _refuse_credentials_in(uri: str) -> None:
         host = rest.rpartition("@")[2].partition("/")[0]
         raise ConnectionFailed(f"the Neo4j URI must not carry credentials (…@{host}): "
                                "set NEO4J_USERNAME and NEO4J_PASSWORD instead")
+
+
+def _check_scheme(uri: str) -> None:
+    scheme, separator, rest = uri.partition("://")
+    if separator and scheme.lower() in SCHEMES:
+        return
+    address = (rest if separator else uri).rpartition("@")[2]  # never the credentials
+    shown, problem = (f"{scheme}://{address}", f"scheme {scheme}://") if separator else (address, "no scheme")
+    raise ConnectionFailed(f"paperkg cannot use the Neo4j URI {shown} ({problem}): give one with "
+                           f"{', '.join(name + '://' for name in SCHEMES)}, e.g. bolt://127.0.0.1:7687")
 
 
 def open_driver(settings: Settings, start: bool = True) -> Driver:
@@ -77,7 +105,10 @@ def open_driver(settings: Settings, start: bool = True) -> Driver:
                             managed=instance)
     # Notifications (such as "label does not exist" on an empty graph) are advice for
     # query authors; the library is tested, so users never see them.
-    driver = GraphDatabase.driver(settings.uri, auth=settings.auth, notifications_min_severity="OFF")
+    driver = GraphDatabase.driver(settings.uri, auth=settings.auth, notifications_min_severity="OFF",
+                                  connection_timeout=CONNECTION_TIMEOUT,
+                                  connection_acquisition_timeout=ACQUISITION_TIMEOUT,
+                                  max_transaction_retry_time=RETRY_TIME)
     try:
         driver.verify_connectivity()
     except AuthError:
@@ -97,8 +128,12 @@ def open_driver(settings: Settings, start: bool = True) -> Driver:
 
 
 def first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0] if text else exc.__class__.__name__
+    """The message's first line (with the next one where the first ends in a colon, as the
+    driver's "Couldn't connect to …:" does before saying why)."""
+    text = [line.strip() for line in str(exc).strip().splitlines()]
+    if not text:
+        return exc.__class__.__name__
+    return f"{text[0]} {text[1]}" if text[0].endswith(":") and len(text) > 1 else text[0]
 
 
 class KnowledgeBase:
@@ -131,7 +166,10 @@ class KnowledgeBase:
         return library().functions(self)
 
     def cypher(self, statement: str, **parameters: Any) -> list[dict[str, Any]]:
-        """Run ad-hoc read-only Cypher; rows as dicts. Writes are refused by the server."""
+        """Run ad-hoc Cypher that reads the graph; rows as dicts. Writes are refused by the server;
+        administration commands, LOAD CSV and procedures outside an allow-list by paperkg
+        (ReadOnlyViolation, before the statement runs; see paperkg.readonly)."""
+        check_read_only(self.driver, self.database, statement, parameters)
         records, _, _ = self.driver.execute_query(
             statement, parameters, database_=self.database, routing_=RoutingControl.READ,
         )

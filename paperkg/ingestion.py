@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
+import stat
 import sys
 import threading
 import uuid
@@ -22,11 +23,12 @@ from pathlib import Path
 from queue import Queue
 from typing import Any
 
-from neo4j.exceptions import DatabaseUnavailable, Neo4jError, ServiceUnavailable, SessionExpired
+from neo4j.exceptions import DatabaseUnavailable, DriverError, Neo4jError, ServiceUnavailable, SessionExpired
 from tqdm import tqdm
 
 from .db import ConnectionFailed, KnowledgeBase, first_line
 from .ingest import ParseError, parse_bytes
+from .ingest.errors import excerpt
 from .ingest.rows import Assertions, assertions_of
 from .ingest.write import Batch, BatchResult, Pending, chunks, prepare_batch, retract_documents, write_batch
 from .limits import DOCS_PER_TRANSACTION, MAX_DOCUMENT_BYTES
@@ -92,63 +94,148 @@ class GraphOutdated(Exception):
     """The graph was written by an earlier paperkg whose identity this one cannot extend."""
 
 
-def discover(paths: Iterable[str | os.PathLike]) -> list[Path]:
-    """Files named, and files under directories named (recursively, hidden ones skipped), sorted."""
+@dataclass
+class Discovery:
+    """What discover found: the files to read, in order; the entries it could not take (each
+    rejected with its reason); and the directories it could not list, whose documents a sync
+    must keep rather than retract as gone."""
+
+    files: list[Path] = field(default_factory=list)
+    rejected: list[DocumentResult] = field(default_factory=list)
+    unlisted: list[Path] = field(default_factory=list)
+
+
+def discover(paths: Iterable[str | os.PathLike], *, follow_links: bool = False) -> Discovery:
+    """Files named, and files under directories named (recursively, hidden ones skipped), sorted.
+
+    Below a directory only regular files are taken, and links to files inside it (as the file
+    they lead to); links to directories are not followed (as Path.rglob), and broken links,
+    link loops and special files are skipped. A link to a file outside the directory is
+    rejected unless `follow_links`: then it is read as the document at the link's own path,
+    so that removing the link retracts it. Names that are not UTF-8 and directories that
+    cannot be listed are rejected. A path named that does not exist is FileNotFoundError.
+    """
     found: dict[Path, None] = {}
+    discovery = Discovery()
     for given in paths:
         path = Path(given)
-        if path.is_dir():
-            found.update((file, None) for _, file in sorted(_files_under(path.resolve())))
-        elif path.is_file():
-            found[path.resolve()] = None
-        else:
-            raise FileNotFoundError(f"{path}: no such file or directory")
-    return list(found)
+        try:
+            is_directory = stat.S_ISDIR(path.stat().st_mode)
+        except OSError as exc:
+            raise FileNotFoundError(f"{shown(path)}: {_no_such(exc)}") from None
+        if not is_directory:
+            if _named_in_utf8(path, discovery):
+                found[path.resolve()] = None
+            continue
+        root = path.resolve()
+        if not _named_in_utf8(root, discovery):
+            discovery.unlisted.append(root)
+            continue
+        entries: list[tuple[str, Path]] = []
+        _walk(root, root, follow_links, entries, discovery)
+        found.update((file, None) for _, file in sorted(entries))
+    discovery.files = list(found)
+    return discovery
 
 
-def _files_under(directory: str | os.PathLike) -> Iterator[tuple[str, Path]]:
-    """(path, resolved path) of each file below a resolved directory, hidden ones skipped; links
-    to directories are not followed (as Path.rglob). Only links are resolved: resolving every
-    path took a tenth of a scheduled run over an unchanged corpus of 2,000 documents."""
-    with os.scandir(directory) as entries:
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue
+def _walk(directory: Path, root: Path, follow_links: bool, entries: list[tuple[str, Path]],
+          discovery: Discovery) -> None:
+    """Add (path, document path) for each file to read below `directory` (see discover)."""
+    try:
+        with os.scandir(directory) as listing:
+            children = list(listing)
+    except OSError as exc:
+        discovery.unlisted.append(directory)
+        discovery.rejected.append(_rejected(shown(directory), f"cannot list the directory: {exc.strerror}"))
+        return
+    for entry in children:
+        if entry.name.startswith("."):
+            continue
+        path = Path(entry.path)
+        if not _named_in_utf8(path, discovery):
+            continue
+        try:
             if entry.is_dir(follow_symlinks=False):
-                yield from _files_under(entry.path)
-            elif entry.is_file():
-                yield entry.path, Path(entry.path).resolve() if entry.is_symlink() else Path(entry.path)
+                _walk(path, root, follow_links, entries, discovery)
+            elif entry.is_symlink():
+                document = _linked_document(path, root, follow_links, discovery)
+                if document is not None:
+                    entries.append((entry.path, document))
+            elif entry.is_file(follow_symlinks=False):
+                entries.append((entry.path, path))
+        except OSError as exc:  # the entry went away or cannot be examined
+            discovery.rejected.append(_rejected(entry.path, f"cannot read: {exc.strerror}"))
+
+
+def _linked_document(link: Path, root: Path, follow_links: bool, discovery: Discovery) -> Path | None:
+    """The document a link below `root` stands for: the file it leads to when that is inside
+    `root`, the link itself when it leads outside and links are followed, else None."""
+    try:
+        target = link.resolve(strict=True)
+        regular = stat.S_ISREG(target.stat().st_mode)
+    except (OSError, RuntimeError):  # broken, or a loop
+        return None
+    if not regular:
+        return None
+    if target.is_relative_to(root):
+        return target
+    if follow_links:
+        return link
+    discovery.rejected.append(_rejected(
+        str(link), f"a link to a file outside {root}: not followed (--follow-links reads it)"))
+    return None
+
+
+def _named_in_utf8(path: Path, discovery: Discovery) -> bool:
+    """False, with the path rejected, when its name cannot be stored: Neo4j strings are UTF-8."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        discovery.rejected.append(_rejected(shown(path), "the file name is not valid UTF-8: rename the file"))
+        return False
+    return True
+
+
+def shown(path: str | os.PathLike) -> str:
+    """A path as messages print it: bytes that are not UTF-8 escaped (`x\\xff.txt`)."""
+    return os.fsencode(path).decode("utf-8", errors="backslashreplace")
+
+
+def _no_such(exc: OSError) -> str:
+    return "no such file or directory" if isinstance(exc, FileNotFoundError) else f"cannot open: {exc.strerror}"
+
+
+def _rejected(path: str, reason: str, line: int | None = None) -> DocumentResult:
+    where = path if line is None else f"{path}:{line}"
+    return DocumentResult(path, "rejected", error=f"{where}: {reason}", line=line)
 
 
 def ingest_paths(kb: KnowledgeBase, paths: Iterable[str | os.PathLike], *, progress: bool = False,
                  docs_per_transaction: int = DOCS_PER_TRANSACTION, max_bytes: int = MAX_DOCUMENT_BYTES,
-                 lock_wait: float = 0.0, prune: bool = False) -> RunReport:
+                 lock_wait: float = 0.0, prune: bool = False, follow_links: bool = False) -> RunReport:
     """Ingest files and directories; returns the run's report (also recorded as an IngestRun node).
 
     Holds the ingestion lock for the run (waiting up to ``lock_wait`` seconds for it). With
     ``prune``, documents once ingested from below the given directories whose files are gone
-    are retracted: what only they asserted leaves the graph.
+    are retracted: what only they asserted leaves the graph. ``follow_links``: see discover.
     """
     paths = [Path(path) for path in paths]
-    files = discover(paths)
+    discovery = discover(paths, follow_links=follow_links)
     apply_schema(kb)
     if kb.cypher(statement("graph_outdated"))[0]["outdated"]:
         raise GraphOutdated("the graph was written by an earlier paperkg, which kept no Evidence of paper "
                             "identity: run `paperkg reset --yes`, then ingest the documents again")
     with IngestLock(kb, wait=lock_wait) as lock:
-        report = RunReport(run_id=str(uuid.uuid4()), started_at=_now())
+        report = RunReport(run_id=str(uuid.uuid4()), started_at=_now(), documents=list(discovery.rejected))
         before = kb.stats()
         found = _Found()
-        _ingest_files(kb, files, report, lock, progress, docs_per_transaction, max_bytes, found)
+        _ingest_files(kb, discovery.files, report, lock, progress, docs_per_transaction, max_bytes, found)
         stale = found.replaced - found.seen
         if prune:
-            gone: set[str] = set()
-            for directory in (path.resolve() for path in paths if path.is_dir()):
-                gone.update(kb.cypher(statement("documents_under"), prefix=f"{directory}{os.sep}")[0]["doc_ids"])
-            gone -= found.seen | stale
+            gone = _gone(kb, [path.resolve() for path in paths if path.is_dir()], discovery, found, report)
             report.documents.extend(DocumentResult(path, "retracted", doc_id=doc_id)
-                                    for doc_id, path in sorted(found.paths_of(kb, gone).items()))
-            stale |= gone
+                                    for doc_id, path in sorted(gone.items()))
+            stale |= set(gone)
         _retract(kb, sorted(stale), report)
         if found.moved:
             kb.execute(statement("update_document_paths"), rows=[{"doc_id": doc_id, "path": path}
@@ -170,7 +257,7 @@ def _change(before: dict[str, dict[str, int]], after: dict[str, dict[str, int]])
 def sync_directory(kb: KnowledgeBase, directory: str | os.PathLike, **options) -> RunReport:
     """The periodic job: ingest a directory and retract the documents whose files are gone."""
     if not Path(directory).is_dir():
-        raise FileNotFoundError(f"{directory}: not a directory")
+        raise FileNotFoundError(f"{shown(directory)}: not a directory")
     return ingest_paths(kb, [directory], prune=True, **options)
 
 
@@ -188,6 +275,21 @@ class _Found:
         return {doc_id: path for doc_id, path in rows}
 
 
+def _gone(kb: KnowledgeBase, directories: list[Path], discovery: Discovery, found: _Found,
+          report: RunReport) -> dict[str, str]:
+    """The documents last read from below `directories` that no file there holds any more
+    (doc_id → path); a file that is there but was rejected, or may be in a directory that could
+    not be listed, keeps its document."""
+    under: set[str] = set()
+    for directory in directories:
+        if directory not in discovery.unlisted:
+            under.update(kb.cypher(statement("documents_under"), prefix=f"{directory}{os.sep}")[0]["doc_ids"])
+    present = {str(path) for path in discovery.files} | {result.path for result in report.documents
+                                                          if result.status == "rejected"}
+    return {doc_id: path for doc_id, path in found.paths_of(kb, under - found.seen - found.replaced).items()
+            if path not in present and not any(Path(path).is_relative_to(d) for d in discovery.unlisted)}
+
+
 def _retract(kb: KnowledgeBase, doc_ids: list[str], report: RunReport) -> None:
     """Withdraw documents that are no longer in the corpus, a batch of them per transaction."""
     for part in chunks(doc_ids, DOCS_PER_TRANSACTION):
@@ -203,7 +305,7 @@ def _ingest_files(kb: KnowledgeBase, files: list[Path], report: RunReport, lock:
         with _collected_per_batch() as collect:
             for results, batch in _read_batches(kb, files, max_bytes, docs_per_transaction, found):
                 report.documents.extend(results)
-                _write(kb, batch, {result.path: result for result in results}, report)
+                _write(kb, batch, _by_path(results), report)
                 collect()
                 bar.update(len(results))
                 lock.heartbeat()
@@ -262,7 +364,7 @@ def _read_batches(kb: KnowledgeBase, files: list[Path], max_bytes: int, docs_per
             if not wait_for_room():
                 return
             for part in chunks(files, HASH_LOOKUP_BATCH):
-                digests = [_file_digest(path) for path in part]
+                digests = [_file_digest(path, max_bytes) for path in part]
                 rows = kb.cypher(statement("documents_known"), doc_ids=[d for d in digests if d],
                                  paths=[str(path) for path in part])[0]["found"]
                 known = {doc_id: path for doc_id, path in rows}
@@ -287,12 +389,12 @@ def _read_batches(kb: KnowledgeBase, files: list[Path], max_bytes: int, docs_per
                     # of unchanged documents still moves the progress bar.
                     if (len(pending) >= docs_per_transaction or size >= BYTES_PER_TRANSACTION
                             or len(results) >= HASH_LOOKUP_BATCH):
-                        queue.put((results, prepare_batch(pending)))
+                        queue.put((results, _prepared(pending, _by_path(results))))
                         results, pending, size = [], [], 0
                         if not wait_for_room():
                             return
             if results:
-                queue.put((results, prepare_batch(pending)))
+                queue.put((results, _prepared(pending, _by_path(results))))
             queue.put(done)
         except BaseException as exc:  # re-raised in the writing thread
             queue.put(exc)
@@ -310,12 +412,11 @@ def _read_batches(kb: KnowledgeBase, files: list[Path], max_bytes: int, docs_per
         reader.join()
 
 
-def _file_digest(path: Path) -> str | None:
-    """The SHA-256 of a file's content, read in chunks (None when it cannot be read)."""
+def _file_digest(path: Path, max_bytes: int) -> str | None:
+    """The SHA-256 of a file's content (None when read_document will reject it)."""
     try:
-        with open(path, "rb") as handle:
-            return hashlib.file_digest(handle, "sha256").hexdigest()
-    except OSError:
+        return hashlib.sha256(read_regular_file(path, max_bytes)).hexdigest()
+    except (OSError, ParseError):
         return None
 
 
@@ -323,42 +424,90 @@ def read_document(path: Path, max_bytes: int, known: set[str] = frozenset(), rep
                   ) -> tuple[DocumentResult, Assertions | None]:
     """Read, hash and parse one file: its result, and what it asserts unless it is unchanged
     (its content hash is a `known` document, wherever that lay) or rejected. `replacing`: the
-    path held another document before (the result is "changed")."""
+    path held another document before (the result is "changed"). Whatever goes wrong rejects
+    this document alone."""
     name = str(path)
     try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise ParseError(name, None, f"document is {size:,} bytes, over the limit of {max_bytes:,}")
-        data = path.read_bytes()
+        data = read_regular_file(path, max_bytes)
     except OSError as exc:
-        return DocumentResult(name, "rejected", error=f"{name}: cannot read: {exc.strerror}"), None
+        return _rejected(name, f"cannot read: {exc.strerror}"), None
     except ParseError as exc:
-        return DocumentResult(name, "rejected", error=str(exc), line=exc.line), None
+        return _rejected(name, exc.reason, exc.line), None
     doc_id = hashlib.sha256(data).hexdigest()
     if doc_id in known:
         return DocumentResult(name, "unchanged", doc_id=doc_id), None
     status = "changed" if replacing else "new"
     try:
-        document = parse_bytes(data, name)
+        document = parse_bytes(data, name, max_bytes=max_bytes)
+        assertions = assertions_of(document, doc_id=doc_id, size_bytes=len(data))
     except ParseError as exc:
-        return DocumentResult(name, "rejected", doc_id=doc_id, error=str(exc), line=exc.line), None
-    assertions = assertions_of(document, doc_id=doc_id, size_bytes=len(data))
+        return _rejected(name, exc.reason, exc.line), None
+    except Exception as exc:  # a defect the parser or the mapping did not foresee
+        return _rejected(name, f"not mapped to the graph: {_internal(exc)}"), None
     return DocumentResult(name, status, doc_id=doc_id, warnings=len(document.warnings)), assertions
 
 
+def read_regular_file(path: Path, max_bytes: int) -> bytes:
+    """The bytes of a regular file, at most `max_bytes`. Opened without blocking, so that a FIFO
+    or device put in a document's place is rejected instead of waited on; a file that changes
+    while it is read is rejected too (the next run reads it again)."""
+    name = str(path)
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise ParseError(name, None, "not a regular file: only regular files are read")
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    with open(fd, "rb", buffering=0) as handle:
+        before = os.fstat(fd)
+        if not stat.S_ISREG(before.st_mode):
+            raise ParseError(name, None, "not a regular file: only regular files are read")
+        if before.st_size > max_bytes:
+            raise ParseError(name, None, f"document is {before.st_size:,} bytes, over the limit of {max_bytes:,}")
+        data = handle.read(before.st_size + 1)  # one byte more shows a file that grew
+        after = os.fstat(fd)
+    if len(data) != before.st_size or (after.st_size, after.st_mtime_ns) != (before.st_size, before.st_mtime_ns):
+        raise ParseError(name, None, "changed while being read: it is read again on the next run")
+    return data
+
+
+def _internal(exc: Exception) -> str:
+    return f"internal error ({type(exc).__name__}): {excerpt(str(exc))}"
+
+
+def _prepared(pending: list[Pending], results: dict[str, DocumentResult]) -> Batch:
+    """The batch of `pending`, prepared; a document whose mentions cannot be grouped into works
+    is rejected (its result updated) and left out, the others still prepared together."""
+    try:
+        return prepare_batch(pending)
+    except Exception as exc:
+        if len(pending) == 1:
+            _reject(results[pending[0].assertions.path], f"identity not resolved: {_internal(exc)}")
+            return prepare_batch([])
+    return prepare_batch([one for one in pending if _prepared([one], results).documents])
+
+
+def _by_path(results: list[DocumentResult]) -> dict[str, DocumentResult]:
+    return {result.path: result for result in results}
+
+
+def _reject(result: DocumentResult, reason: str) -> None:
+    result.status, result.error, result.counts = "rejected", f"{result.path}: {reason}", {}
+
+
 def _write(kb: KnowledgeBase, batch: Batch, results: dict[str, DocumentResult], report: RunReport) -> None:
-    """Write a batch in one transaction; if it fails, write its documents one by one to isolate the bad one."""
+    """Write a batch in one transaction; if it fails, write its documents one by one to isolate the bad one.
+    A lost connection is the run's failure; anything else a document's."""
     if not batch.documents:
         return
     try:
         written = _transaction(kb, batch, report.run_id)
-    except Neo4jError as exc:
+    except (ConnectionFailed, DriverError):
+        raise
+    except Exception as exc:
         if len(batch.documents) == 1:
-            result = results[batch.documents[0].assertions.path]
-            result.status, result.error = "rejected", f"{result.path}: not written: {exc.message or exc}"
+            reason = (exc.message or first_line(exc)) if isinstance(exc, Neo4jError) else _internal(exc)
+            _reject(results[batch.documents[0].assertions.path], f"not written: {reason}")
             return
         for one in batch.documents:
-            _write(kb, prepare_batch([one]), results, report)
+            _write(kb, _prepared([one], results), results, report)
         return
     report.identity.update({"merged": written.merged, "split": written.split})
     for pending in batch.documents:

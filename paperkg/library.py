@@ -60,6 +60,9 @@ class UnknownPaper(QueryError):
 
 
 REQUIRED = inspect.Parameter.empty  # a parameter without a default must be given
+INTEGER_RANGE = (-2**63, 2**63 - 1)  # Neo4j's integers are 64-bit
+# A spreadsheet runs a cell that starts with one of these as a formula (`=HYPERLINK(…)`).
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 PYTHON_TYPES: dict[str, type] = {"string": str, "integer": int, "float": float, "boolean": bool, "paper": str}
 RESOLVER = "_resolve_paper"
 
@@ -135,13 +138,18 @@ class Param:
         if python_type is float and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
         if not isinstance(value, python_type) or (isinstance(value, bool) and python_type is not bool):
-            raise QueryError(f"{where} must be {_article(self.type)} {self.type}, got {value!r}")
+            raise QueryError(f"{where} must be {_article(self.type)} {self.type}, got {_short(value)}")
         if self.type == "paper" and not value.strip():
             raise QueryError(f"{where} must name a paper (arXiv id, DOI or paper_id)")
+        if self.type == "string" and self.required and not value.strip():
+            raise QueryError(f"{where} must not be empty")
+        if self.type == "integer" and not INTEGER_RANGE[0] <= value <= INTEGER_RANGE[1]:
+            raise QueryError(f"{where} must be a 64-bit integer ({INTEGER_RANGE[0]}..{INTEGER_RANGE[1]}), "
+                             f"got {_short(value)}")
         if self.choices and value not in self.choices:
-            raise QueryError(f"{where} must be one of {', '.join(self.choices)}; got {value!r}")
+            raise QueryError(f"{where} must be one of {', '.join(self.choices)}; got {_short(value)}")
         if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
-            raise QueryError(f"{where} must be in {self.bounds}, got {value!r}")
+            raise QueryError(f"{where} must be in {self.bounds}, got {_short(value)}")
         return value
 
     def parse(self, text: str, query: str) -> Any:
@@ -157,7 +165,7 @@ class Param:
                 value = text
         except (ValueError, KeyError):
             raise QueryError(f"{query}: parameter '{self.name}' must be {_article(self.type)} {self.type}, "
-                             f"got {text!r}") from None
+                             f"got {_short(text)}") from None
         return self.check(value, query)
 
 
@@ -342,6 +350,15 @@ def _literal_text(value: Any) -> str:
     return f"'{value}'" if isinstance(value, str) else str(value)
 
 
+def _short(value: Any) -> str:
+    """`value` as a message quotes it: its repr, cut short (an input may be megabytes)."""
+    return _cut(repr(value))
+
+
+def _cut(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else f"{text[:limit - 1]}… ({len(text):,} characters)"
+
+
 def _article(word: str) -> str:
     return "an" if word[0] in "aeiou" else "a"
 
@@ -400,7 +417,7 @@ class Result(list):
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(self.columns)
-        writer.writerows([_cell(row[column]) for column in self.columns] for row in self)
+        writer.writerows([_csv_cell(row[column]) for column in self.columns] for row in self)
         return out.getvalue()
 
     def to_table(self, width: int | None = None) -> str:
@@ -522,6 +539,13 @@ def _wrap(text: str, width: int) -> list[str]:
     return parts
 
 
+def _csv_cell(value: Any) -> str:
+    """A CSV cell that a spreadsheet shows as text: a string that would start a formula gets a
+    leading `'` (numbers stay numbers)."""
+    text = _cell(value)
+    return "'" + text if isinstance(value, str) and text.startswith(FORMULA_PREFIXES) else text
+
+
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -577,7 +601,7 @@ class Library:
         rows = self._execute(kb, self._internal[RESOLVER], keys)
         if not rows:
             tried = ["paper_id"] + [f"{kind} {keys[kind]}" for kind in ("arxiv_id", "doi") if keys[kind]]
-            raise UnknownPaper(f"no paper matches {text.strip()!r} (looked up as {', '.join(tried)}); "
+            raise UnknownPaper(f"no paper matches {_short(text.strip())} (looked up as {_cut(', '.join(tried))}); "
                                "give an arXiv id, a DOI or a paper_id of an ingested paper")
         return rows[0]["paper_id"]
 

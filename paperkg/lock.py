@@ -1,8 +1,9 @@
 """The ingestion lock, kept in the database so that jobs on any machine see it.
 
 One run writes at a time. A second run waits (``wait`` seconds) or fails with LockHeld.
-A lock left by a killed run is taken over when its process is gone (same host) or its
-heartbeat is older than ``stale_after`` seconds (any host).
+A lock left by a killed run is taken over when its process is gone (same host: no process has
+its pid, or the one that has it started at another time, the pid reused) or its heartbeat is
+older than ``stale_after`` seconds (any host).
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ import socket
 import time
 import uuid
 
-from neo4j.exceptions import DriverError, Neo4jError
+from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, SessionExpired
 
 from .db import ConnectionFailed, KnowledgeBase
-from .server import process_alive
+from .server import process_alive, process_start
 from .statements import statement
 
 LOCK_NAME = "ingest"
@@ -36,15 +37,16 @@ class IngestLock:
         self.wait = wait
         self.stale_after = stale_after
         self.owner = str(uuid.uuid4())
-        self.holder = {"owner": self.owner, "host": socket.gethostname(), "pid": os.getpid()}
+        self.holder = {"owner": self.owner, "host": socket.gethostname(), "pid": os.getpid(),
+                       "process_start": process_start(os.getpid())}
 
     def __enter__(self) -> "IngestLock":
         self.acquire()
         return self
 
     def __exit__(self, exc_type: object, exc: BaseException | None, traceback: object) -> None:
-        if isinstance(exc, ConnectionFailed):
-            return  # the server is gone (releasing would retry for 30 s); the next run takes the lock over
+        if isinstance(exc, (ConnectionFailed, ServiceUnavailable, SessionExpired)):
+            return  # the server is gone (releasing would retry for seconds); the next run takes the lock over
         try:
             self.release()
         except (DriverError, Neo4jError):
@@ -77,5 +79,10 @@ class IngestLock:
     def _is_stale(self, held: dict) -> bool:
         if held["expired"]:
             return True
-        return held["host"] == self.holder["host"] and not (held["pid"] and process_alive(held["pid"]))
+        if held["host"] != self.holder["host"]:
+            return False
+        pid = held["pid"]
+        if not (pid and process_alive(pid)):
+            return True
+        return held["process_start"] is not None and process_start(pid) != held["process_start"]
 

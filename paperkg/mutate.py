@@ -2,9 +2,9 @@
 
 `mutate(data, rng)` applies one to three of the damage kinds in MUTATIONS (what real files
 suffer: lost, repeated or reordered lines, truncation, bit rot, the wrong encoding, binary junk,
-mixed line endings, a BOM, blank lines and runaway lines). `check_outcome` states the parser's
-contract on any input: it parses, or it raises a ParseError with a line inside the document and
-a one-line message; anything else is a FuzzFailure.
+mixed line endings, a BOM, blank lines, runaway lines, works that lost their identifiers).
+`check_outcome` states the parser's contract on any input: it parses, or it raises a ParseError
+with a line inside the document and a one-line message; anything else is a FuzzFailure.
 
 The long run: `python -m paperkg.mutate --seconds 600 --seed S` mutates the four seed documents,
 a small synthetic corpus and the example corpus until time is up, prints what happened, and exits
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import sys
 import tempfile
 import time
@@ -157,6 +158,23 @@ def bom(data: bytes, rng: random.Random) -> bytes:
     return data[:position] + mark + data[position:]
 
 
+_CARD_ITEM = re.compile(rb"- \[.*\]\((https?://\S*/paper/)[^)]*/\) \((\d{4})\)")
+
+
+def lose_identifiers(data: bytes, rng: random.Random) -> bytes:
+    """A work scraped without what identifies it: a card item's title becomes `?` and its link's
+    id a bare number; a document without items loses its title (a page's is line 2)."""
+    lines = _lines(data)
+    items = [index for index, line in enumerate(lines) if _CARD_ITEM.fullmatch(line.rstrip(b"\r"))]
+    if items:
+        index = rng.choice(items)
+        match = _CARD_ITEM.fullmatch(lines[index].rstrip(b"\r"))
+        lines[index] = b"- [?](" + match[1] + b"1/) (" + match[2] + b")"
+    elif len(lines) > 1:
+        lines[0 if lines[0].startswith(b"# ") else 1] = b"# ?" if lines[0].startswith(b"# ") else b"?"
+    return b"\n".join(lines)
+
+
 MUTATIONS: dict[str, Callable[[bytes, random.Random], bytes]] = {
     function.__name__: function
     for function in (
@@ -173,6 +191,7 @@ MUTATIONS: dict[str, Callable[[bytes, random.Random], bytes]] = {
         nul_bytes,
         line_endings,
         bom,
+        lose_identifiers,
     )
 }
 # Giant lines cost a megabyte each to build and parse; keep them a small share of the runs.
@@ -225,6 +244,26 @@ def check_outcome(data: bytes, path: str = "<fuzz>") -> ParseError | None:
 def is_internal_error(error: ParseError) -> bool:
     """parse_bytes' last resort: a parser bug reported as a ParseError without a line."""
     return error.reason.startswith("internal parser error")
+
+
+# ---------------------------------------------------------------- mutants among good documents
+
+
+def mixed_batch(directory: Path, seed: int, cases: list[Case], good: list[Path]) -> list[Path]:
+    """Write the mutants of `cases` and copies of the `good` documents into `directory`, in an
+    order shuffled by `seed` (a mutant may come first, last or between good ones); returns the
+    paths of the good copies, whose documents an ingestion of the directory must all land."""
+    directory.mkdir(parents=True, exist_ok=True)
+    entries = [(f"mutant_{case.number}", case.data) for case in cases]
+    entries += [(f"good_{path.stem}", path.read_bytes()) for path in good]
+    random.Random(seed).shuffle(entries)
+    copies = []
+    for position, (name, data) in enumerate(entries):
+        path = directory / f"{position:04d}_{name}.txt"
+        path.write_bytes(data)
+        if name.startswith("good_"):
+            copies.append(path)
+    return copies
 
 
 # ---------------------------------------------------------------- the long run

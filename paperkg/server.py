@@ -19,6 +19,7 @@ import secrets
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import time
 from dataclasses import dataclass
@@ -41,6 +42,11 @@ JVM_OPENS = [
     "--add-opens=java.base/java.lang=ALL-UNNAMED",
 ]
 INITIAL_PASSWORD = "neo4j"
+# The home and everything the server writes are the owner's alone: the store holds the graph
+# and, in the system database, the password's hash.
+HOME_MODE = 0o700
+SERVER_UMASK = 0o077
+HOME_SUBDIRECTORIES = ("conf", "data", "logs", "run", "import", "plugins")
 
 
 class ServerError(Exception):
@@ -171,7 +177,7 @@ class Instance:
         with open(self.console_log, "ab") as console:
             process = subprocess.Popen(
                 command, cwd=self.home, stdin=subprocess.DEVNULL, stdout=console,
-                stderr=subprocess.STDOUT, start_new_session=True,
+                stderr=subprocess.STDOUT, start_new_session=True, umask=SERVER_UMASK,
             )
         self.pid_file.write_text(f"{process.pid}\n")
         try:
@@ -202,8 +208,9 @@ class Instance:
     # -- internals -----------------------------------------------------------------------
 
     def _prepare_home(self, ports: Ports, pagecache: str) -> None:
-        for sub in ("conf", "data", "logs", "run", "import", "plugins"):
+        for sub in HOME_SUBDIRECTORIES:
             (self.home / sub).mkdir(parents=True, exist_ok=True)
+        self._restrict_home()
         self.state_file.write_text(json.dumps({"bolt_port": ports.bolt, "http_port": ports.http,
                                                "neo4j_version": NEO4J_VERSION}, indent=2) + "\n")
         directories = {name: self.home / name for name in ("data", "logs", "run", "import", "plugins")}
@@ -218,8 +225,18 @@ class Instance:
             "server.https.enabled=false",
             "dbms.security.auth_enabled=true",
             f"server.memory.pagecache.size={pagecache}",
-            # LOAD CSV reads only from the instance's import directory.
+            # LOAD CSV reads only from the instance's import directory, never from the network:
+            # the block list holds every IPv4 and IPv6 address (Neo4j 5 has it as an internal
+            # setting only), so a query cannot make the server fetch a URL.
             "dbms.security.allow_csv_import_from_file_urls=true",
+            "internal.dbms.cypher_ip_blocklist=0.0.0.0/0,::/0",
+            # Keep-alive hints: the server tells each client to give up on a connection that
+            # is silent for 2 × 10 s (it sends NOOPs while it works), so a client of a stopped
+            # server fails in seconds; the default is 2 × 60 s.
+            "server.bolt.connection_keep_alive_for_requests=ALL",
+            "server.bolt.connection_keep_alive=10s",
+            "server.bolt.connection_keep_alive_probes=2",
+            "server.bolt.connection_keep_alive_streaming_scheduling_interval=5s",
             *(f"server.directories.{name}={path}" for name, path in directories.items()),
             # Neo4j Browser: serve paperkg's guide and style sheet, open them on connect.
             *browser_guide.server_config(self.home, ports.http, self.classpath),
@@ -232,6 +249,17 @@ class Instance:
             with os.fdopen(fd, "w") as handle:
                 handle.write(secrets.token_urlsafe(24) + "\n")
         os.chmod(self.password_file, 0o600)
+
+    def _restrict_home(self) -> None:
+        """Mode 0700 for the home, and no group or other access to what is in it (a home made
+        before paperkg restricted it has 0644 store files in 0755 directories)."""
+        os.chmod(self.home, HOME_MODE)
+        for sub in HOME_SUBDIRECTORIES:
+            for directory, _, files in os.walk(self.home / sub):
+                for path in [directory, *(os.path.join(directory, name) for name in files)]:
+                    mode = os.lstat(path).st_mode
+                    if mode & 0o077 and not stat.S_ISLNK(mode):
+                        os.chmod(path, stat.S_IMODE(mode) & ~0o077)
 
     def classpath(self) -> str:
         """The Neo4j jars (server, tools, Browser) as a classpath, resolved once by Maven (jars stay
@@ -366,6 +394,18 @@ def process_alive(pid: int) -> bool:
     except FileNotFoundError:
         return False
     return not (status.get("State", "").startswith("Z") and status.get("Threads", "1").strip() in ("0", "1"))
+
+
+def process_start(pid: int) -> str | None:
+    """When process `pid` started, as this boot's id and its start time in clock ticks: a pid
+    reused by a later process has another. None where /proc does not tell (or it is gone)."""
+    try:
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+        # Field 22 of /proc/<pid>/stat, counted after the command name (which may hold spaces).
+        ticks = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[19]
+    except (OSError, IndexError):
+        return None
+    return f"{boot}:{ticks}"
 
 
 def _is_our_server(pid: int, home: Path) -> bool:

@@ -1,14 +1,17 @@
-"""Fuzzing the parser: whatever the bytes, it parses or raises a well-formed ParseError."""
+"""Fuzzing the parser: whatever the bytes, it parses or raises a well-formed ParseError; and
+whole ingestion runs: mutants among good documents never cost a good document."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
 import pytest
 
+from paperkg.cli import main
 from paperkg.ingest import ParseError, parse_bytes
-from paperkg.mutate import MUTATIONS, FuzzFailure, check_outcome, line_count, make_case, mutate
+from paperkg.mutate import MUTATIONS, FuzzFailure, check_outcome, line_count, make_case, mixed_batch, mutate
 from paperkg.synth import generate
 
 CASES = 1200
@@ -88,3 +91,28 @@ def test_a_card_cut_after_its_title_is_rejected_within_its_one_line():
     with pytest.raises(ParseError) as rejected:
         parse_bytes(b"# A title and nothing else", "cut.txt")
     assert rejected.value.line in (None, 1)
+
+
+# -- whole runs: mutants among good documents (issue 21) ---------------------------------------
+
+RUN_MUTANTS = 80
+
+
+def test_mutants_among_good_documents_in_one_run_never_cost_a_good_document(kb, corpus, tmp_path, capsys):
+    good_corpus = tmp_path / "good"
+    generate(good_corpus, papers=12, pages=1, seed=FUZZ_SEED + 1)
+    cases = [make_case(FUZZ_SEED + 1, number, corpus) for number in range(RUN_MUTANTS)]
+    docs = (tmp_path / "mixed").resolve()
+    good = mixed_batch(docs, FUZZ_SEED, cases, sorted(good_corpus.iterdir()))
+    code = main(["ingest", str(docs), "--json", "--batch", "10"])
+    report = json.loads(capsys.readouterr().out)
+    statuses = {d["path"]: d["status"] for d in report["documents"]}
+    assert code == (1 if report["totals"]["rejected"] else 0)
+    assert {str(path): statuses[str(path)] for path in good} == {str(path): "new" for path in good}
+    (row,) = kb.cypher("MATCH (d:Document) RETURN collect(d.path) AS paths")
+    assert {str(path) for path in good} <= set(row["paths"])
+    for document in report["documents"]:
+        if document["status"] == "rejected":
+            assert document["error"].startswith(document["path"]) and len(document["error"].splitlines()) == 1
+    # Both outcomes occur among the mutants: the run saw documents it took and ones it refused.
+    assert report["totals"]["rejected"] > 0 and report["totals"]["new"] > len(good)

@@ -457,3 +457,43 @@ def test_cli_bad_parameters_exit_2_with_one_line(capsys, args, message):
     assert main(["query", *args]) == 2
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert line.startswith(f"paperkg: error: {message}")
+
+
+# -- inputs a user may give by mistake (issue 21) ------------------------------------------
+
+def test_csv_neutralises_cells_a_spreadsheet_would_run_as_formulas():
+    rows = Result([{"title": '=HYPERLINK("http://example.invalid","x")', "year": -3},
+                   {"title": "+1 then", "year": 2020}, {"title": "@SUM(A1)", "year": 2021},
+                   {"title": "-minus", "year": 2022}, {"title": "A plain title", "year": 2023}], ["title", "year"])
+    assert list(csv.reader(io.StringIO(rows.render("csv"))))[1:] == [
+        ['\'=HYPERLINK("http://example.invalid","x")', "-3"], ["'+1 then", "2020"], ["'@SUM(A1)", "2021"],
+        ["'-minus", "2022"], ["A plain title", "2023"]]
+
+
+def test_cli_csv_neutralises_a_formula_title(kb, capsys):
+    kb.execute("CREATE (:Paper {paper_id: 'title:f1', title: '=HYPERLINK(\"http://example.invalid\")', year: 2020})")
+    apply_schema(kb)
+    assert main(["query", "find_papers", "-p", "text=hyperlink", "--format", "csv"]) == 0
+    (row,) = list(csv.reader(io.StringIO(capsys.readouterr().out)))[1:]
+    assert row[0] == "'=HYPERLINK(\"http://example.invalid\")"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["find_papers", "-p", "text=x", "-p", "limit=9223372036854775808"],
+     "find_papers: parameter 'limit' must be a 64-bit integer (-9223372036854775808..9223372036854775807), "
+     "got 9223372036854775808"),
+    (["find_papers", "-p", "text="], "find_papers: parameter 'text' must not be empty"),
+    (["find_papers", "-p", "text=   "], "find_papers: parameter 'text' must not be empty"),
+])
+def test_cli_out_of_range_or_empty_parameters_exit_2_with_one_line(capsys, args, message):
+    assert main(["query", *args]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.strip().splitlines() == [f"paperkg: error: {message}"]
+
+
+def test_an_unknown_paper_error_quotes_a_huge_input_short(papers, capsys):
+    huge = "10.5555/" + "x" * 2_000_000
+    assert main(["query", "ancestors", "-p", f"paper={huge}"]) == 1
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("paperkg: error: no paper matches '10.5555/xxx")
+    assert "(2,000,010 characters)" in line and len(line) < 400

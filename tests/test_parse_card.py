@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 from seeds import CARD_000, CARD_001, CARD_002, fixture_bytes, seed_lines, seed_path
 
-from paperkg.ingest import Card, parse_bytes, parse_file
+from paperkg.ingest import Card, ParseError, parse_bytes, parse_file
 
 
 def _item_line(item) -> str:
@@ -221,3 +221,41 @@ def test_layout_variants_parse_to_the_same_card_and_report_their_layout(transfor
     assert varied.text_meta.model_dump() == text_meta
     assert varied.model_dump(exclude={"text_meta", "sha256"}) == plain.model_dump(exclude={"text_meta", "sha256"})
     assert varied.sha256 == hashlib.sha256(transform(original)).hexdigest()
+
+
+# -- items that name no work, years no work has (issue 21) -----------------------------------
+
+MINIMAL_ITEM = "- [Lantern Probes](https://mlsanity.com/paper/2401.00042/) (2024)"
+
+
+def _minimal_with(item: str = MINIMAL_ITEM, arxiv: str = "2412.00004", title: str = "Candles All the Way Down") -> bytes:
+    text = fixture_bytes("card_minimal.txt").decode()
+    text = text.replace(MINIMAL_ITEM, item).replace("abs/2412.00004", f"abs/{arxiv}")
+    return text.replace("# Candles All the Way Down", f"# {title}").encode()
+
+
+def test_a_list_item_with_neither_an_arxiv_id_nor_a_title_is_rejected_at_its_line():
+    with pytest.raises(ParseError) as rejected:
+        parse_bytes(_minimal_with("- [?](https://mlsanity.com/paper/1/) (2016)"), "card.txt")
+    assert str(rejected.value) == ("card.txt:12: list item names no work: its link holds no arXiv id ('1') "
+                                   "and its title no words")
+
+
+def test_a_list_item_with_a_title_or_an_arxiv_id_is_kept():
+    by_title = parse_bytes(_minimal_with("- [Lantern Probes](https://mlsanity.com/paper/1/) (2016)"), "card.txt")
+    by_id = parse_bytes(_minimal_with("- [?](https://mlsanity.com/paper/2401.00042/) (2016)"), "card.txt")
+    assert [item.title for item in by_title.built_on_by.items] == ["Lantern Probes"]
+    assert [item.arxiv_id for item in by_id.built_on_by.items] == ["2401.00042"]
+
+
+def test_a_card_whose_own_paper_has_no_arxiv_id_and_no_title_is_rejected():
+    with pytest.raises(ParseError) as rejected:
+        parse_bytes(_minimal_with(arxiv="x", title="?!"), "card.txt")
+    assert rejected.value.line == 3 and "the card names no work" in rejected.value.reason
+
+
+def test_an_item_year_no_work_has_is_warned_and_kept():
+    card = parse_bytes(_minimal_with("- [Lantern Probes](https://mlsanity.com/paper/2401.00042/) (0000)"), "card.txt")
+    assert card.built_on_by.items[0].year == 0
+    assert card.warnings == ["line 12: item year 0000 is not a plausible publication year"]
+    assert parse_bytes(_minimal_with(), "card.txt").warnings == []

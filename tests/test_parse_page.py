@@ -11,9 +11,9 @@ from datetime import date
 
 import pytest
 from pydantic import TypeAdapter
-from seeds import PAGE_004, fixture_bytes, fixture_lines, fixture_with, seed_lines, seed_path
+from seeds import PAGE_004, fixture_bytes, fixture_lines, fixture_with, join_lines, seed_lines, seed_path
 
-from paperkg.ingest import Document, Page, parse_bytes, parse_file
+from paperkg.ingest import Document, Page, ParseError, parse_bytes, parse_file
 
 VERDICT_TAIL = " (LLM, conf={:.2f})"
 
@@ -595,3 +595,16 @@ def test_page_layout_variants_and_trailing_blank_lines_parse_to_the_same_page():
 
     assert varied.text_meta.model_dump() == {"line_endings": "crlf", "bom": True, "final_newline": True}
     assert varied.model_dump(exclude={"text_meta", "sha256"}) == plain.model_dump(exclude={"text_meta", "sha256"})
+
+
+def test_a_page_that_names_no_work_is_rejected_at_its_title():
+    # No DOI, no arXiv id, a title of punctuation: nothing could identify its paper (issue 21).
+    lines = fixture_lines(FULL)
+    lines[1] = "?"
+    doi = lines.index("- DOI")
+    assert lines[doi + 2] == "- arXiv"  # the metadata gives the DOI, then the arXiv id: key, value
+    del lines[doi:doi + 4]
+    with pytest.raises(ParseError) as rejected:
+        parse_bytes(join_lines(lines), "page.txt")
+    assert str(rejected.value) == ("page.txt:2: the page names no work: its metadata gives no DOI or arXiv id "
+                                   "and its title no words")

@@ -8,6 +8,7 @@ at a known point (a schema lock held by the test, no hook in paperkg).
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import signal
@@ -25,7 +26,7 @@ from procs import blocked_statements, blocking_document, blocking_the_ingestion_
 
 from paperkg.db import connect
 from paperkg.ingestion import ingest_paths
-from paperkg.server import Instance
+from paperkg.server import Instance, process_start
 from paperkg.synth import generate
 
 PAPERS, PAGES, SEED = 240, 3, 2026
@@ -207,6 +208,45 @@ def test_database_stopped_mid_ingest_exits_2_in_one_line_then_rerun_equals_a_cle
         assert dump(other) == clean
 
 
+def test_a_client_of_a_stopped_server_gives_up_within_seconds(own_instance):
+    # SIGSTOP: the kernel still accepts connections for the server, which never answers. The
+    # connection timeout bounds a new client; the server's keep-alive hint one that waits.
+    env = environment(PAPERKG_HOME=str(own_instance.home))
+    pid = own_instance.pid()
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        result = run("stats", env=env, timeout=170)
+        elapsed = time.monotonic() - started
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    print(f"paperkg stats gave up {elapsed:.1f} s after the server stopped")
+    assert result.returncode == 2 and result.stdout == ""
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith(f"paperkg: error: cannot reach Neo4j at {own_instance.bolt_uri}")
+    assert elapsed < 60
+
+
+def test_a_run_writing_when_the_server_stops_gives_up_within_seconds(own_instance, corpus):
+    env = environment(PAPERKG_HOME=str(own_instance.home))
+    with connect(home=str(own_instance.home)) as other:
+        proc = start("ingest", str(corpus), "--quiet", "--batch", "5", env=env)
+        wait_until(lambda: count(other, "Document") >= 10, what="two batches", proc=proc)
+    pid = own_instance.pid()
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        out, err = proc.communicate(timeout=170)
+        elapsed = time.monotonic() - started
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    print(f"paperkg ingest gave up {elapsed:.1f} s after the server stopped")
+    assert proc.returncode == 2 and out == ""
+    (line,) = err.strip().splitlines()
+    assert line.startswith("paperkg: error: lost the connection to Neo4j") and "Traceback" not in err
+    assert elapsed < 60
+
+
 # -- overlapping jobs -----------------------------------------------------------------------
 
 DUPLICATE_NODES = """
@@ -291,6 +331,29 @@ def test_lock_of_a_dead_process_on_this_host_is_taken_over(kb, seeds_dir):
     result = run("ingest", str(seeds_dir), "--quiet")
     assert result.returncode == 0, result.stderr
     assert lock_holder(kb) is None and count(kb, "Document") == 4
+
+
+STALE_LOCK_STARTED = """
+CREATE (:IngestLock {name: 'ingest', owner: 'a-run-elsewhere', host: $host, pid: $pid, process_start: $started,
+                     acquired_at: datetime(), heartbeat: datetime()})
+"""
+
+
+def test_lock_whose_pid_was_reused_by_another_process_is_taken_over(kb, seeds_dir):
+    # The holder died and its pid now belongs to a live process that started later (here: this
+    # test's own process, with a start time that is not the holder's).
+    kb.execute(STALE_LOCK_STARTED, host=socket.gethostname(), pid=os.getpid(), started="another-boot:1")
+    result = run("ingest", str(seeds_dir), "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert lock_holder(kb) is None and count(kb, "Document") == 4
+
+
+def test_lock_of_a_live_process_that_started_when_it_took_it_is_respected(kb, seeds_dir):
+    kb.execute(STALE_LOCK_STARTED, host=socket.gethostname(), pid=os.getpid(), started=process_start(os.getpid()))
+    result = run("ingest", str(seeds_dir), "--quiet")
+    assert result.returncode == 75
+    assert f"pid {os.getpid()}" in result.stderr
+    assert count(kb, "Document") == 0
 
 
 def test_lock_of_another_host_is_respected_while_its_heartbeat_is_fresh(kb, seeds_dir):

@@ -5,7 +5,10 @@ Loopback-only listening and the password file's mode are pinned in test_server.p
 
 from __future__ import annotations
 
+import http.server
 import logging
+import stat
+import threading
 import time
 import traceback
 
@@ -13,12 +16,13 @@ import pytest
 from conftest import free_port
 from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError, ClientError
-from procs import count, environment, run
+from procs import count, environment, open_transaction, run
 
 from paperkg import cli
 from paperkg import library as library_module
 from paperkg.db import ConnectionFailed, Settings, connect
 from paperkg.library import library, load_library
+from paperkg.readonly import ReadOnlyViolation
 
 WRONG = "Wr0ng-pa55word-that-must-never-be-printed"
 
@@ -212,3 +216,107 @@ def test_paperkg_query_with_a_write_clause_exits_2_with_one_line_and_changes_not
     assert len(err.strip().splitlines()) == 1
     assert graph(one_paper) == before
     assert count(one_paper, "Paper") == 1
+
+
+# -- ad-hoc Cypher reads the graph and nothing else (issue 21) -------------------------------
+
+REFUSED = [
+    ("TERMINATE TRANSACTIONS 'neo4j-transaction-1'", "TERMINATE TRANSACTIONS"),
+    ("SHOW TRANSACTIONS YIELD transactionId AS id TERMINATE TRANSACTIONS id YIELD message RETURN message",
+     "TERMINATE TRANSACTIONS"),
+    ("CALL dbms.killConnection('bolt-1')", "procedure dbms.killConnection"),
+    ("CALL dbms.killConnections(['bolt-1'])", "procedure dbms.killConnections"),
+    ("LOAD CSV FROM 'http://127.0.0.1:9/x.csv' AS row RETURN row", "LOAD CSV"),
+    ("CALL db.clearQueryCaches()", "procedure db.clearQueryCaches"),
+    ("CALL db.stats.retrieve('GRAPH COUNTS')", "procedure db.stats.retrieve"),
+    ("CALL db.stats.collect('QUERIES')", "procedure db.stats.collect"),
+    ("CALL db.stats.clear('QUERIES')", "procedure db.stats.clear"),
+    ("CALL db.resampleIndex('paper_id')", "procedure db.resampleIndex"),
+    ("CALL db.resampleOutdatedIndexes()", "procedure db.resampleOutdatedIndexes"),
+    ("SHOW USERS", "administration commands"),
+    ("MATCH (p:Paper) CALL db.clearQueryCaches() YIELD value RETURN value", "procedure db.clearQueryCaches"),
+]
+
+
+@pytest.mark.parametrize(("statement", "what"), REFUSED, ids=[s for s, _ in REFUSED])
+def test_ad_hoc_cypher_refuses_what_acts_on_the_server(one_paper, statement, what):
+    with pytest.raises(ReadOnlyViolation) as refused:
+        one_paper.cypher(statement)
+    assert str(refused.value).startswith(f"kb.cypher() only reads the graph and refuses {what}")
+
+
+def test_ad_hoc_cypher_cannot_terminate_another_transaction(one_paper):
+    with open_transaction(one_paper, "MATCH (p:Paper) SET p.held = true"):
+        (row,) = one_paper.cypher("SHOW TRANSACTIONS YIELD transactionId, currentQuery "
+                                  "WHERE currentQuery = '' RETURN collect(transactionId) AS ids")
+        with pytest.raises(ReadOnlyViolation):
+            one_paper.cypher("TERMINATE TRANSACTIONS $ids", ids=row["ids"])
+        statuses = one_paper.cypher("SHOW TRANSACTIONS YIELD status RETURN collect(status) AS s")[0]["s"]
+        assert not any(status.startswith("Terminated") for status in statuses)
+
+
+@pytest.mark.parametrize(("statement", "rows"), [
+    ("MATCH (p:Paper) RETURN p.title AS title", [{"title": "Kept"}]),
+    ("CALL db.labels() YIELD label WHERE label = 'Paper' RETURN label", [{"label": "Paper"}]),
+    ("SHOW INDEXES YIELD name WHERE name = 'no such index' RETURN name", []),
+    ("EXPLAIN MATCH (p:Paper) RETURN p", []),
+    ("PROFILE MATCH (p:Paper) RETURN count(p) AS n", [{"n": 1}]),
+])
+def test_ad_hoc_cypher_still_reads(one_paper, statement, rows):
+    assert one_paper.cypher(statement) == rows
+
+
+def test_the_managed_server_never_fetches_a_url_for_load_csv(one_paper):
+    requests = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            requests.append(self.path)
+            self.send_response(200)
+            self.end_headers()
+            self.wfile.write(b"a,b\n1,2\n")
+
+        def log_message(self, *args):
+            pass
+
+    with http.server.HTTPServer(("127.0.0.1", 0), Handler) as server:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        url = f"http://127.0.0.1:{server.server_port}/data.csv"
+        try:
+            # With write access, past kb.cypher(): the server's block list is what refuses it.
+            with pytest.raises(ClientError, match="cypher_ip_blocklist"):
+                one_paper.execute("LOAD CSV FROM $url AS row RETURN count(row) AS n", url=url)
+        finally:
+            server.shutdown()
+    assert requests == []
+
+
+def test_the_managed_home_and_its_store_are_the_owners_alone(neo4j_instance):
+    home = neo4j_instance.home
+    assert stat.S_IMODE(home.stat().st_mode) == 0o700
+    exposed = [str(path) for path in (home / "data").rglob("*") if path.stat().st_mode & 0o077]
+    assert exposed == [] and any((home / "data" / "databases" / "system").iterdir())
+
+
+# -- URIs the driver cannot use, and settings that would be ignored ----------------------------
+
+@pytest.mark.parametrize(("uri", "shown"), [
+    ("http://127.0.0.1:7474", "http://127.0.0.1:7474 (scheme http://)"),
+    ("bolt+x://db.example:7687", "bolt+x://db.example:7687 (scheme bolt+x://)"),
+    ("127.0.0.1:7687", "127.0.0.1:7687 (no scheme)"),
+])
+def test_a_uri_without_a_bolt_scheme_is_one_line_naming_the_schemes_that_work(uri, shown):
+    result = run("stats", env=environment(NEO4J_URI=uri, NEO4J_PASSWORD="pa55"))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"paperkg: error: paperkg cannot use the Neo4j URI {shown}: give one with bolt://, bolt+s://, "
+        "bolt+ssc://, neo4j://, neo4j+s://, neo4j+ssc://, e.g. bolt://127.0.0.1:7687"]
+
+
+def test_a_password_without_a_uri_is_warned_about(neo4j_instance):
+    result = run("stats", "--json", env=environment(NEO4J_URI=None, NEO4J_PASSWORD=WRONG))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines() == [
+        f"paperkg: warning: NEO4J_PASSWORD is set but NEO4J_URI is not: using the managed Neo4j in "
+        f"{neo4j_instance.home} with its own password (set NEO4J_URI to use another server)"]
+    assert WRONG not in result.stderr

@@ -56,7 +56,7 @@ def test_sync_exit_codes_for_a_scheduler(kb, seeds_dir, tmp_path, capsys):
     assert "not a directory" in capsys.readouterr().err
 
 
-def test_discover_skips_hidden_files_follows_file_links_and_not_directory_links(tmp_path):
+def test_discover_skips_hidden_files_and_directory_links_and_follows_file_links_only_inside(tmp_path):
     root = tmp_path.resolve()  # the expected paths are resolved ones
     corpus, elsewhere = root / "corpus", root / "elsewhere"
     for name in ("b.txt", "sub/a.txt", ".hidden/c.txt", ".d.txt"):
@@ -68,5 +68,9 @@ def test_discover_skips_hidden_files_follows_file_links_and_not_directory_links(
     (corpus / "twice.txt").symlink_to(corpus / "b.txt")
     (corpus / "dir-link").symlink_to(elsewhere, target_is_directory=True)
     (corpus / "broken.txt").symlink_to(root / "nowhere")
-    assert discover([corpus / "sub" / "..", corpus / "b.txt"]) == [
-        corpus / "b.txt", elsewhere / "e.txt", corpus / "sub" / "a.txt"]
+    named = [corpus / "sub" / "..", corpus / "b.txt"]
+    found = discover(named)
+    assert found.files == [corpus / "b.txt", corpus / "sub" / "a.txt"]
+    assert [(r.path, r.status) for r in found.rejected] == [(str(corpus / "linked.txt"), "rejected")]
+    # Asked to, it follows the link out, as the document at the link's own path.
+    assert discover(named, follow_links=True).files == [corpus / "b.txt", corpus / "linked.txt", corpus / "sub" / "a.txt"]
