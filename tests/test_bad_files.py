@@ -85,7 +85,7 @@ def test_a_card_item_that_names_no_work_is_rejected_alone_and_the_job_is_not_stu
 # -- the catch-all at each stage of a document -------------------------------------------------
 
 def test_a_failure_at_each_stage_rejects_that_document_alone(kb, docs, capsys):
-    """Parse: bad bytes. Identity: a hand-made Paper node whose title_norm is a list, so the
+    """Parse: bad bytes. Identity: hand-made evidence whose title_norm is a list, so the
     identity of the work that matches it cannot be built (a Python error inside the write
     transaction, the kind that used to stop the run). Write: a server-side constraint that
     the page's sources break. Each in its own batch and each rejected alone."""
@@ -94,7 +94,8 @@ def test_a_failure_at_each_stage_rejects_that_document_alone(kb, docs, capsys):
     (docs / "card_0000_binary.txt").write_bytes(b"# A title\n\x00\x01")
     victim = docs / "card_victim.txt"  # an invented card whose paper no other document mentions
     shutil.copy(FIXTURES / "card_minimal.txt", victim)
-    kb.execute("CREATE (:Paper {paper_id: 'hand-made', arxiv_id: '2412.00004', title_norm: ['not', 'a', 'string']})")
+    kb.execute("CREATE (:Evidence {key: 'hand-made', arxiv_id: '2412.00004', title_norm: ['not', 'a', 'string']})"
+               "-[:OF]->(:Paper {paper_id: 'hand-made', arxiv_id: '2412.00004'})")
     kb.execute("CREATE CONSTRAINT test_one_source_per_first_author FOR (s:Source) REQUIRE s.first_author IS UNIQUE")
     try:
         assert main(["ingest", str(docs), "--json", "--batch", "4"]) == 1
@@ -175,7 +176,7 @@ def test_a_fifo_that_replaces_a_document_after_discovery_is_rejected_without_wai
     path.unlink()
     os.mkfifo(path)
     outcome = []
-    reader = threading.Thread(target=lambda: outcome.append(read_document(path, {}, MAX_DOCUMENT_BYTES)), daemon=True)
+    reader = threading.Thread(target=lambda: outcome.append(read_document(path, MAX_DOCUMENT_BYTES)), daemon=True)
     reader.start()
     reader.join(timeout=10)
     if reader.is_alive():
@@ -246,9 +247,9 @@ def test_max_bytes_above_the_default_is_the_only_limit(tmp_path):
         handle.write("word " * (MAX_DOCUMENT_BYTES // 5 + 1000))
     size = card.stat().st_size
     assert size > MAX_DOCUMENT_BYTES
-    result, assertions = read_document(card, {}, size)
+    result, assertions = read_document(card, size)
     assert (result.status, result.error) == ("new", None) and assertions is not None
-    result, _ = read_document(card, {}, size - 1)
+    result, _ = read_document(card, size - 1)
     assert result.error == f"{card}: document is {size:,} bytes, over the limit of {size - 1:,}"
 
 
