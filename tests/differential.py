@@ -183,7 +183,7 @@ def differential_check(kb: KnowledgeBase, corpus: Path, work: Path, *, seed: int
     """
     rng = random.Random(seed)
     work.mkdir(parents=True, exist_ok=True)
-    files = discover([corpus])
+    files = discover([corpus]).files
     outcomes: list[Outcome] = []
 
     def built(build: Callable[[], None]) -> tuple[Graph, float]:

@@ -216,7 +216,7 @@ def test_identity_cases_are_deterministic_and_their_truth_is_not_ingested(plante
                  str(tmp_path), "--identity-cases"]) == 0
     assert _read_dir(tmp_path) == _read_dir(out)
     assert TRUTH_FILE in {path.name for path in tmp_path.iterdir()}
-    assert TRUTH_FILE not in {path.name for path in discover([tmp_path])}
+    assert TRUTH_FILE not in {path.name for path in discover([tmp_path]).files}
     assert main(["synth", "--papers", "20", "--pages", "1", "--out", str(tmp_path / "one"), "--identity-cases"]) == 2
 
 
