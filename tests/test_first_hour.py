@@ -1,6 +1,6 @@
 """What a new user meets in the first hour: no silent waits, no tracebacks, answers that say what
 they mean (issue 16): progress while the managed server starts, cheap checks before it starts, a
-closed pipe, `parse` in words, the ingest summary against `stats`, and the start-up time."""
+closed pipe, `parse` in words, the ingest summary against `stats`, and `--help` without the driver."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import re
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -36,12 +35,8 @@ def env(**changes: str) -> dict[str, str]:
 def test_help_answers_without_importing_the_driver():
     probe = "import sys, paperkg.cli; print(sorted(m for m in ('neo4j', 'pydantic', 'tqdm') if m in sys.modules))"
     assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True).stdout.strip() == "[]"
-    timings = []
-    for _ in range(5):
-        started = time.perf_counter()
-        assert subprocess.run([*PAPERKG, "--help"], capture_output=True).returncode == 0
-        timings.append(time.perf_counter() - started)
-    assert min(timings) < 0.3, timings
+    assert subprocess.run([*PAPERKG, "--help"], capture_output=True).returncode == 0
+    # How long it takes is measured by bench/startup.py, not asserted here.
 
 
 def test_a_command_imports_the_driver_without_its_dataframe_libraries_which_still_import_later():
@@ -54,12 +49,11 @@ def test_a_command_imports_the_driver_without_its_dataframe_libraries_which_stil
 
 def test_ingest_of_a_missing_path_says_so_before_starting_the_managed_server(tmp_path):
     home = tmp_path / "home"
-    started = time.monotonic()
     result = subprocess.run([*PAPERKG, "ingest", str(tmp_path / "nowhere")], env=env(PAPERKG_HOME=str(home)),
                             capture_output=True, text=True)
     assert result.returncode == 2
     assert result.stderr == f"paperkg: error: {tmp_path / 'nowhere'}: no such file or directory\n"
-    assert not home.exists() and time.monotonic() - started < 10
+    assert not home.exists()  # no server was started for it
     result = subprocess.run([*PAPERKG, "sync", str(EXAMPLES / "card_1811.05532.txt")], env=env(PAPERKG_HOME=str(home)),
                             capture_output=True, text=True)
     assert result.returncode == 2 and "not a directory" in result.stderr and not home.exists()
