@@ -124,9 +124,6 @@ class Evidence:
         """A short, stable name for this evidence (MENTIONS and Evidence nodes carry it)."""
         return _digest(self.encode())
 
-    def sort_key(self) -> str:
-        return self.encode()
-
 
 @dataclass
 class Work:
@@ -212,6 +209,10 @@ def resolve(evidence: Iterable[Evidence]) -> dict[Evidence, Work]:
     for cls in class_of.values():
         sets.add(cls)
 
+    def item_of(e: Evidence) -> tuple:
+        """Its class, or for title-only evidence its ("y", title, year) or ("n", title) item."""
+        return class_of.get(e) or (("y", e.title_norm, e.year) if e.year is not None else ("n", e.title_norm))
+
     def conflicting(classes: Iterable[tuple]) -> bool:
         arxiv_ids = {c[1] for c in classes if c[0] == "a"}
         doi_owners = {c for c in classes if c[0] == "d" or dois_of.get(c)}
@@ -223,7 +224,7 @@ def resolve(evidence: Iterable[Evidence]) -> dict[Evidence, Work]:
     for e in items:
         if not e.title_norm:
             continue
-        item = class_of.get(e) or (("y", e.title_norm, e.year) if e.year is not None else ("n", e.title_norm))
+        item = item_of(e)
         if e.year is not None:
             dated.setdefault(e.title_norm, {}).setdefault(item, set()).add(e.year)
         else:
@@ -295,8 +296,7 @@ def resolve(evidence: Iterable[Evidence]) -> dict[Evidence, Work]:
     members_of = sets.groups()
     evidence_of: dict[Any, list[Evidence]] = {}
     for e in items:
-        item = class_of.get(e) or (("y", e.title_norm, e.year) if e.year is not None else ("n", e.title_norm))
-        evidence_of.setdefault(sets.find(item), []).append(e)
+        evidence_of.setdefault(sets.find(item_of(e)), []).append(e)
     result: dict[Evidence, Work] = {}
     for root, found in evidence_of.items():
         classes = members_of[root]
@@ -304,7 +304,7 @@ def resolve(evidence: Iterable[Evidence]) -> dict[Evidence, Work]:
         dois = sorted({d for c in classes for d in dois_of.get(c, ())})
         fallbacks = sorted(c[1] for c in classes if c[0] == "f")
         work = Work(_paper_id(arxiv_ids, dois, found, fallbacks), arxiv_ids[0] if arxiv_ids else None, dois,
-                    fallbacks[0] if fallbacks else None, sorted(found, key=Evidence.sort_key))
+                    fallbacks[0] if fallbacks else None, sorted(found, key=Evidence.encode))
         for e in found:
             result[e] = work
     return result

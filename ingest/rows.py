@@ -14,7 +14,7 @@ from typing import Any
 
 from .identity import (RANK_CARD_ITEM, RANK_RAW_REFERENCE, RANK_REFERENCE, RANK_SUBJECT, Evidence, Mention,
                        normalise_arxiv_id, split_doi)
-from .models import Card, CitedSource, Page, RawReference, Reference
+from .models import Card, Page, RawReference, Reference
 from .normalise import index_key, title_norm
 from .values import parse_count
 

@@ -68,7 +68,7 @@ class BatchResult:
 
 def prepare_batch(documents: Sequence[Pending]) -> Batch:
     evidence = {unit.evidence for pending in documents for unit in pending.assertions.units}
-    return Batch(list(documents), sorted(evidence, key=Evidence.sort_key))
+    return Batch(list(documents), sorted(evidence, key=Evidence.encode))
 
 
 def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str) -> BatchResult:
@@ -262,7 +262,7 @@ def resolve_in_graph(tx: ManagedTransaction, evidence: Sequence[Evidence], touch
     for part in chunks([e.key for e in evidence], ROWS_PER_STATEMENT):
         known.update(tx.run(statement("evidence_papers"), keys=Rows(part)).single(strict=True)["found"])
     new = [e for e in evidence if e.key not in known]
-    region = _region(tx, new + sorted(removed, key=Evidence.sort_key), touched)
+    region = _region(tx, new + sorted(removed, key=Evidence.encode), touched)
     works = resolve(set(new) | {e for found in region.values() for e in found})
     resolution = GraphResolution(known, works, set())
     _reshape(tx, region, resolution)
@@ -280,10 +280,12 @@ def _region(tx: ManagedTransaction, seeds: list[Evidence], papers: set[str]) -> 
             asked[name].update(values)
         found = tx.run(statement("evidence_region"), paper_ids=Rows(named),
                        **{name: Rows(values) for name, values in keys.items()}).single(strict=True)["found"]
-        fresh = [Evidence(*fields) for paper_id, evidence in found if paper_id not in region
-                 for fields in evidence if any(fields)]
-        for paper_id, evidence in found:
-            region.setdefault(paper_id, set()).update(Evidence(*fields) for fields in evidence if any(fields))
+        fresh: list[Evidence] = []
+        for paper_id, rows in found:
+            evidence = {Evidence(*fields) for fields in rows if any(fields)}  # a paper without any: [nulls]
+            if paper_id not in region:
+                fresh += evidence
+            region.setdefault(paper_id, set()).update(evidence)
         keys = {name: sorted(set(values) - asked[name]) for name, values in identifier_keys(fresh).items()}
         named = []
     return region
@@ -304,7 +306,7 @@ def _reshape(tx: ManagedTransaction, region: dict[str, set[Evidence]], resolutio
             merges.append({"keep": next(iter(targets)), "gone": paper_id})
         else:
             moves += [{"from": paper_id, "key": e.key, "to": resolution.works[e].paper_id}
-                      for e in sorted(found, key=Evidence.sort_key) if resolution.works[e].paper_id != paper_id]
+                      for e in sorted(found, key=Evidence.encode) if resolution.works[e].paper_id != paper_id]
     if not merges and not moves:
         return
     reshaped = {row["keep"] for row in merges} | {row["from"] for row in moves} | {row["to"] for row in moves}

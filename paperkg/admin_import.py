@@ -261,7 +261,7 @@ def _second_pass(documents: Iterator[Assertions], works: dict[Evidence, Work], o
             paper_file.write(paper_id, properties={**{key: value for key, (_, value) in properties.items()},
                                                    **identity})
     with _Csv.nodes(out, "Evidence") as evidence_file, _Csv.relationships(out, "evidence_of") as evidence_of:
-        for evidence, work in sorted(works.items(), key=lambda item: item[0].sort_key()):
+        for evidence, work in sorted(works.items(), key=lambda item: item[0].encode()):
             evidence_file.write(evidence.key, properties={
                 "arxiv_id": evidence.arxiv_id, "doi": evidence.doi, "title_norm": evidence.title_norm,
                 "year": evidence.year, "fallback": evidence.fallback})

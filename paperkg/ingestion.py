@@ -269,10 +269,11 @@ class _Found:
     replaced: set[str] = field(default_factory=set)  # documents last ingested from a path that now holds another
     moved: dict[str, str] = field(default_factory=dict)  # doc_id → the path it lies at now
 
-    @staticmethod
-    def paths_of(kb: KnowledgeBase, doc_ids: set[str]) -> dict[str, str]:
-        rows = kb.cypher(statement("documents_known"), doc_ids=sorted(doc_ids), paths=[])[0]["found"]
-        return {doc_id: path for doc_id, path in rows}
+
+def _paths_of(kb: KnowledgeBase, doc_ids: set[str]) -> dict[str, str]:
+    """Where each of these documents was last read (doc_id → path)."""
+    rows = kb.cypher(statement("documents_known"), doc_ids=sorted(doc_ids), paths=[])[0]["found"]
+    return {doc_id: path for doc_id, path in rows}
 
 
 def _gone(kb: KnowledgeBase, directories: list[Path], discovery: Discovery, found: _Found,
@@ -286,7 +287,7 @@ def _gone(kb: KnowledgeBase, directories: list[Path], discovery: Discovery, foun
             under.update(kb.cypher(statement("documents_under"), prefix=f"{directory}{os.sep}")[0]["doc_ids"])
     present = {str(path) for path in discovery.files} | {result.path for result in report.documents
                                                           if result.status == "rejected"}
-    return {doc_id: path for doc_id, path in found.paths_of(kb, under - found.seen - found.replaced).items()
+    return {doc_id: path for doc_id, path in _paths_of(kb, under - found.seen - found.replaced).items()
             if path not in present and not any(Path(path).is_relative_to(d) for d in discovery.unlisted)}
 
 

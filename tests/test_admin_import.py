@@ -10,7 +10,7 @@ import pytest
 from conftest import free_port
 from graph_dump import dump
 
-from paperkg.admin_import import ARRAY_DELIMITER, NODES, RELATIONSHIPS, export_admin_import, finish_import, import_into
+from paperkg.admin_import import ARRAY_DELIMITER, NODES, RELATIONSHIPS, finish_import, import_into
 from paperkg.cli import main
 from paperkg.db import connect
 from paperkg.ingestion import ingest_paths

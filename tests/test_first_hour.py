@@ -10,7 +10,6 @@ import re
 import socket
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from ecosystem import EXAMPLES, examples, forget
