@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/fuzz.py [--mutants 2000] [--batches 20] [--good 4] [--seed 0]
 
-Mutants are paperkg.mutate's cases of the seed documents, a small synthetic corpus and the
+Mutants are bench/mutate.py's cases of the seed documents, a small synthetic corpus and the
 examples; good documents come from a synthetic corpus of their own. Each batch is one
 directory (its mutants and good documents in a shuffled order) ingested by one `paperkg ingest
 --json` run, a subprocess with a time limit, into a Neo4j of this script's own (a temporary
@@ -30,9 +30,9 @@ import time
 from pathlib import Path
 
 from paperkg.db import connect
-from paperkg.mutate import DEFAULT_SEEDS, EXAMPLES, fuzz_corpus, make_case, mixed_batch
+from mutate import DEFAULT_SEEDS, EXAMPLES, fuzz_corpus, make_case, mixed_batch
 from paperkg.server import Instance
-from paperkg.synth import generate
+from synth import generate
 
 DOCUMENTS_UNDER = "MATCH (d:Document) WHERE d.path STARTS WITH $prefix RETURN d.path AS path"
 

@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/identity_check.py --papers 2000 --pages 20 --seed 5 [--identity-cases] [--full]
 
-Generates the corpus (`paperkg synth`, with `--identity-cases` its planted cases too), starts a
+Generates the corpus (`bench/synth.py`, with `--identity-cases` its planted cases too), starts a
 Neo4j of its own in a temporary home on free ports (never the user's or the suite's), builds
 the graph every way tests/differential.py lists (orders, batch sizes, ingest / sync / admin
 import, another path, a retract-and-re-add history) and compares each full dump with the
@@ -29,7 +29,7 @@ from differential import differential_check, free_port
 from paperkg.db import connect
 from paperkg.schema import apply_schema
 from paperkg.server import Instance
-from paperkg.synth import generate
+from synth import generate
 
 NEO4J_ENV = ("NEO4J_URI", "NEO4J_USERNAME", "NEO4J_PASSWORD", "NEO4J_DATABASE")
 

@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/run.py [--sizes 2000,10000,50000] [--work /tmp/paperkg-bench]
 
-For each size it builds a synthetic corpus (`paperkg synth`, pages = papers / 100) and
+For each size it builds a synthetic corpus (`bench/synth.py`, pages = papers / 100) and
 measures, on a Neo4j of its own (a home under --work, free ports, never the user's or the
 test suite's):
 
@@ -44,14 +44,14 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from paperkg.admin_import import ARRAY_DELIMITER, NODES, RELATIONSHIPS, finish_import, import_into, node_file
+from paperkg.ingest.graph.admin_import import ARRAY_DELIMITER, NODES, RELATIONSHIPS, finish_import, import_into, node_file
 from paperkg.db import KnowledgeBase, connect
 from paperkg.ingest import ParseError, parse_bytes
-from paperkg.ingestion import DOCS_PER_TRANSACTION, discover
+from paperkg.ingest.run import DOCS_PER_TRANSACTION, discover
 from paperkg.schema import apply_schema
 from paperkg.server import Instance
 from paperkg.statements import split_statements
-from paperkg.synth import generate
+from synth import generate
 
 ROOT = Path(__file__).resolve().parent
 NEO4J_ENV = ("NEO4J_URI", "NEO4J_USERNAME", "NEO4J_PASSWORD", "NEO4J_DATABASE")

@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
 
-from .progress import waiting
+from paperkg.progress import waiting
 
 MOUNT = "/paperkg"
 PACKAGE = "org.paperkg.browser"
@@ -42,7 +42,7 @@ HOST = "127.0.0.1"
 
 def files() -> resources.abc.Traversable:
     """The package's browser/ directory (the repository's browser/, linked into the package)."""
-    return resources.files("paperkg") / "browser"
+    return resources.files("paperkg.browser")
 
 
 def style_text() -> str:
@@ -180,7 +180,7 @@ def _query_slide(kind: str, query) -> str:
 
 def render_guide(library=None) -> str:
     """The guide as Neo4j Browser plays it: an <article class="guide"> with one slide per step."""
-    from .library import library as load
+    from paperkg.library import library as load
 
     lib = library if library is not None else load()
     named = {name for _, _, names, _ in QUESTIONS for name in names}
@@ -247,7 +247,7 @@ def build_extension(plugins: Path, classpath: Callable[[], str]) -> Path | None:
             jar.unlink(missing_ok=True)
             return None
         classes = _compile(javac, source, classpath())
-    from .library import LibraryError
+    from paperkg.library import LibraryError
 
     try:
         guide = render_guide()
@@ -300,7 +300,7 @@ def _compile(javac: str, source: str, classpath: str) -> dict[str, bytes]:
             result = subprocess.run([javac, "--release", "17", "-nowarn", "-cp", ":".join(api), "-d", str(out),
                                      str(src)], capture_output=True, text=True)
         if result.returncode != 0:
-            from .server import ServerError
+            from paperkg.server import ServerError
 
             raise ServerError(f"javac could not compile paperkg's Browser extension:\n{result.stderr.strip()}")
         return {str(path.relative_to(out)): path.read_bytes() for path in out.rglob("*.class")}
@@ -327,8 +327,8 @@ def server_config(home: Path, http_port: int, classpath: Callable[[], str]) -> l
 
 
 def write_guide(path: Path | None = None) -> Path:
-    """Regenerate the committed guide from the library (the repository's browser/guide/)."""
-    target = path or Path(__file__).resolve().parent.parent / "browser" / "guide" / GUIDE_NAME
+    """Regenerate the guide from the library (in a checkout, the committed browser/guide/)."""
+    target = path or Path(str(files() / "guide" / GUIDE_NAME))
     target.write_text(render_guide(), encoding="utf-8")
     return target
 

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from . import __version__
-from .limits import DOCS_PER_TRANSACTION, MAX_DOCUMENT_BYTES
+from paperkg.limits import DOCS_PER_TRANSACTION, MAX_DOCUMENT_BYTES
 
 # The driver, the parser and the library are imported by the commands that use them, so that
 # `paperkg --help` and usage errors answer at once.
@@ -35,7 +35,7 @@ class CommandError(Exception):
 # -- db ------------------------------------------------------------------------------------
 
 def cmd_db(args: argparse.Namespace) -> int:
-    from .server import Instance
+    from paperkg.server import Instance
 
     instance = Instance(args.home)
     if args.action == "start":
@@ -60,7 +60,7 @@ def cmd_db(args: argparse.Namespace) -> int:
 def cmd_parse(args: argparse.Namespace) -> int:
     from pydantic import TypeAdapter
 
-    from .ingest import Document, ParseError, parse_file
+    from paperkg.ingest import Document, ParseError, parse_file
 
     if args.schema:
         print(json.dumps(TypeAdapter(Document).json_schema(), indent=2))
@@ -103,13 +103,13 @@ def _describe(document) -> str:
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
-    from .ingestion import ingest_paths
+    from paperkg.ingest.run import ingest_paths
 
     return _run_ingestion(args, ingest_paths, args.paths)
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
-    from .ingestion import sync_directory
+    from paperkg.ingest.run import sync_directory
 
     if not os.path.isdir(args.directory):  # before connecting, which may start the server
         raise CommandError(f"{args.directory}: not a directory")
@@ -117,8 +117,8 @@ def cmd_sync(args: argparse.Namespace) -> int:
 
 
 def _run_ingestion(args: argparse.Namespace, run: Callable, target) -> int:
-    from .db import connect
-    from .ingestion import GraphOutdated
+    from paperkg.db import connect
+    from paperkg.ingest.run import GraphOutdated
 
     # Before connecting, which may first start the managed server.
     for path in [target] if isinstance(target, str) else target:
@@ -174,8 +174,8 @@ def _summary(report) -> str:
 
 def cmd_explain(args: argparse.Namespace) -> int:
     """The `identity` query, told as a story: the work's identifiers, then its mentions by rule."""
-    from .db import connect
-    from .library import UnknownPaper
+    from paperkg.db import connect
+    from paperkg.library import UnknownPaper
 
     try:
         with connect() as kb:
@@ -198,27 +198,13 @@ def cmd_explain(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def cmd_synth(args: argparse.Namespace) -> int:
-    from .synth import generate
-
-    try:
-        summary = generate(args.out, papers=args.papers, pages=args.pages, seed=args.seed,
-                           identity_cases=args.identity_cases)
-    except ValueError as exc:
-        raise CommandError(str(exc)) from None
-    print(f"wrote {summary.cards:,} cards and {summary.pages:,} pages ({summary.bytes_written:,} bytes) to {args.out}")
-    if summary.truth:
-        print(f"planted the identity cases; which mentions are one work: {summary.truth}")
-    return EXIT_OK
-
-
 def cmd_export(args: argparse.Namespace) -> int:
     if args.rdf:
         return cmd_export_rdf(args)
     if not args.admin_import or not args.paths:
         raise CommandError("export needs --admin-import DIR and PATH... (or --rdf FILE)")
-    from .admin_import import export_admin_import, load
-    from .server import Instance
+    from paperkg.ingest.graph.admin_import import export_admin_import, load
+    from paperkg.server import Instance
 
     try:
         summary = export_admin_import(args.paths, args.admin_import, max_bytes=args.max_bytes)
@@ -241,10 +227,10 @@ def cmd_export_rdf(args: argparse.Namespace) -> int:
         raise CommandError("--rdf exports the database's claim-support layer: give it no PATH, --admin-import or --load")
     if not Path(args.rdf).resolve().parent.is_dir():
         raise CommandError(f"cannot write {args.rdf}: its directory does not exist")
-    from .db import connect
+    from paperkg.db import connect
 
     try:
-        from .rdf import export_turtle
+        from paperkg.rdf import export_turtle
 
         with connect() as kb:
             triples = export_turtle(kb, args.rdf)
@@ -259,8 +245,8 @@ def cmd_export_rdf(args: argparse.Namespace) -> int:
 # -- graph maintenance ---------------------------------------------------------------------
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from .db import connect
-    from .schema import apply_schema
+    from paperkg.db import connect
+    from paperkg.schema import apply_schema
 
     with connect() as kb:
         apply_schema(kb)
@@ -269,7 +255,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    from .db import connect
+    from paperkg.db import connect
 
     with connect() as kb:
         stats = kb.stats()
@@ -285,7 +271,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 def cmd_reset(args: argparse.Namespace) -> int:
     if not args.yes:
         raise CommandError("reset deletes every node and relationship; pass --yes to confirm")
-    from .db import connect
+    from paperkg.db import connect
 
     with connect() as kb:
         kb.reset()
@@ -296,8 +282,8 @@ def cmd_reset(args: argparse.Namespace) -> int:
 # -- queries -------------------------------------------------------------------------------
 
 def cmd_query(args: argparse.Namespace) -> int:
-    from .db import connect
-    from .library import QueryError, UnknownPaper, library
+    from paperkg.db import connect
+    from paperkg.library import QueryError, UnknownPaper, library
 
     lib = library()
     if args.list:
@@ -318,9 +304,9 @@ def cmd_query(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from .db import connect
-    from .library import QueryError, UnknownPaper, library
-    from .show import ShowError, picture
+    from paperkg.db import connect
+    from paperkg.library import QueryError, UnknownPaper, library
+    from paperkg.show import ShowError, picture
 
     lib = library()
     try:
@@ -394,16 +380,6 @@ def build_parser() -> argparse.ArgumentParser:
     explain = command("explain", cmd_explain, "why a work is one node: its identifiers, each mention with its "
                       "document and lines, and the rule that joined it", "paperkg explain 2402.06618")
     explain.add_argument("paper", help="the paper (arXiv id, DOI or paper_id)")
-    synth = command("synth", cmd_synth, "write a synthetic corpus in both document formats (deterministic)",
-                    "paperkg synth --papers 2000 --pages 20 --out /tmp/corpus --seed 1")
-    synth.add_argument("--papers", type=int, default=1000, help="papers in the citation graph (one card each)")
-    synth.add_argument("--pages", type=int, default=10, help="claim-check pages")
-    synth.add_argument("--out", required=True, help="output directory")
-    synth.add_argument("--seed", type=int, default=0, help="random seed (same seed, same bytes)")
-    synth.add_argument("--identity-cases", action="store_true",
-                       help="also plant, in the first four pages, the hard identity cases (glued raw lines with "
-                       "ids, a/b/c suffix gaps, a yearless title two works share, a cut DOI, preprint/published "
-                       "pairs) and write their truth to .truth.json in the output directory (needs 2 pages)")
 
     export = command("export", cmd_export, "write a corpus's graph as CSV files for neo4j-admin's offline import "
                      "(a very large first load; replaces the database), or the database's claim-support "
@@ -453,9 +429,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     with _without_dataframe_libraries():
         from neo4j.exceptions import DriverError, Neo4jError
 
-    from .db import ConnectionFailed, first_line
-    from .lock import LockHeld, LockLost
-    from .server import ServerError
+    from paperkg.db import ConnectionFailed, first_line
+    from paperkg.lock import LockHeld, LockLost
+    from paperkg.server import ServerError
 
     neo4j_log = logging.getLogger("neo4j")
     if not args.verbose and not neo4j_log.handlers:

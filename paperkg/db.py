@@ -16,11 +16,11 @@ from typing import Any
 from neo4j import Driver, GraphDatabase, RoutingControl
 from neo4j.exceptions import AuthError, ClientError, ServiceUnavailable
 
-from .library import Queries, Result, library
-from .progress import note
-from .readonly import check_read_only
-from .server import Instance, ServerError
-from .statements import statement
+from paperkg.library import Queries, Result, library
+from paperkg.progress import note
+from paperkg.readonly import check_read_only
+from paperkg.server import Instance, ServerError
+from paperkg.statements import statement
 
 log = logging.getLogger("paperkg")
 # The Bolt schemes the driver speaks without extra packages (its http scheme needs aiohttp

@@ -650,7 +650,7 @@ def _function(library: Library, query: Query, kb: Any) -> Callable[..., Result]:
 def load_library(directory: Traversable | None = None) -> Library:
     """Every `*.cypher` file in `directory` (default: the package's queries/, never the working
     directory), parsed and checked; LibraryError on a malformed file or a duplicate name."""
-    directory = directory if directory is not None else resources.files("paperkg") / "queries"
+    directory = directory if directory is not None else resources.files("paperkg.queries")
     queries: dict[str, Query] = {}
     for entry in sorted(directory.iterdir(), key=lambda e: e.name):
         if not entry.name.endswith(".cypher"):

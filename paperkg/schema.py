@@ -3,8 +3,8 @@ then the derived properties those indexes serve, where a node lacks them."""
 
 from __future__ import annotations
 
-from .db import KnowledgeBase
-from .statements import statement, statements
+from paperkg.db import KnowledgeBase
+from paperkg.statements import statement, statements
 
 INDEX_WAIT_SECONDS = 300
 

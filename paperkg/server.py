@@ -27,7 +27,7 @@ from importlib import resources
 from pathlib import Path
 
 from . import browser_guide
-from .progress import waiting
+from paperkg.progress import waiting
 
 NEO4J_VERSION = "5.26.16"
 DEFAULT_BOLT_PORT = 7687

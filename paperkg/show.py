@@ -139,7 +139,7 @@ def _ids(rows: Iterable[dict[str, Any]]) -> tuple[list[str], list[str], list[tup
 
 def subgraph(kb, name: str, /, **params: Any) -> Subgraph:
     """Run library query `name` on `kb` and collect the subgraph its rows are about."""
-    from .library import library
+    from paperkg.library import library
 
     lib = library()
     query = lib.get(name)

@@ -9,7 +9,7 @@ from importlib import resources
 @cache
 def statements(name: str) -> tuple[str, ...]:
     """The statements of cypher/<name>.cypher: `;`-terminated, `//` comment lines dropped."""
-    return split_statements((resources.files("paperkg") / "cypher" / f"{name}.cypher").read_text(encoding="utf-8"))
+    return split_statements((resources.files("paperkg.cypher") / f"{name}.cypher").read_text(encoding="utf-8"))
 
 
 def split_statements(text: str) -> tuple[str, ...]:

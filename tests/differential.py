@@ -29,9 +29,9 @@ from pathlib import Path
 
 from graph_dump import named
 
-from paperkg.admin_import import export_admin_import, finish_import, import_into
+from paperkg.ingest.graph.admin_import import export_admin_import, finish_import, import_into
 from paperkg.db import KnowledgeBase, connect
-from paperkg.ingestion import DOCS_PER_TRANSACTION, discover, ingest_paths, sync_directory
+from paperkg.ingest.run import DOCS_PER_TRANSACTION, discover, ingest_paths, sync_directory
 from paperkg.server import Instance
 
 BATCH_SIZES = (1, 7, DOCS_PER_TRANSACTION)

@@ -110,7 +110,7 @@ def answer_sections(kb, corpus: Path) -> dict[str, str]:
 
 
 def reference(kb, corpus: Path) -> dict[str, str]:
-    from paperkg.ingestion import ingest_paths
+    from paperkg.ingest.run import ingest_paths
 
     kb.reset()
     ingest_paths(kb, [corpus])
@@ -122,7 +122,7 @@ def synthetic_corpus(directory: Path) -> Path:
     try:
         from synth import generate  # bench/synth.py
     except ImportError:
-        from paperkg.synth import generate  # before the restructuring
+        from synth import generate  # before the restructuring
     generate(directory, **SYNTHETIC)
     return directory
 

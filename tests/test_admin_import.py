@@ -10,10 +10,10 @@ import pytest
 from conftest import free_port
 from graph_dump import dump
 
-from paperkg.admin_import import ARRAY_DELIMITER, NODES, RELATIONSHIPS, finish_import, import_into
+from paperkg.ingest.graph.admin_import import ARRAY_DELIMITER, NODES, RELATIONSHIPS, finish_import, import_into
 from paperkg.cli import main
 from paperkg.db import connect
-from paperkg.ingestion import ingest_paths
+from paperkg.ingest.run import ingest_paths
 from paperkg.server import Instance
 from test_ingest import PAGE, SEVEN_WORKS
 

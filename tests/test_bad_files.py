@@ -17,8 +17,8 @@ from seeds import FIXTURES
 
 from paperkg.cli import main
 from paperkg.ingest import ParseError
-from paperkg.ingestion import MAX_DOCUMENT_BYTES, discover, read_document, read_regular_file, sync_directory
-from paperkg.synth import generate
+from paperkg.ingest.run import MAX_DOCUMENT_BYTES, discover, read_document, read_regular_file, sync_directory
+from synth import generate
 
 NO_KEY_ITEM = "- [?](https://mlsanity.com/paper/1/) (2016)"
 

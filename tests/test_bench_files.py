@@ -7,8 +7,8 @@ from pathlib import Path
 
 from graph_dump import dump
 
-from paperkg.admin_import import NODES, RELATIONSHIPS, export_admin_import
-from paperkg.ingestion import ingest_paths
+from paperkg.ingest.graph.admin_import import NODES, RELATIONSHIPS, export_admin_import
+from paperkg.ingest.run import ingest_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from differential import differential_check
 
-from paperkg.synth import generate
+from synth import generate
 
 
 def test_the_graph_is_a_function_of_the_set_of_documents(kb, tmp_path):

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import hashlib
 
-from paperkg.ingest.identity import RANK_RAW_REFERENCE, RANK_SUBJECT, Mention
-from paperkg.ingest.rows import Assertions, units_of
-from paperkg.ingest.write import Pending, prepare_batch, retract_documents, write_batch
+from paperkg.ingest.graph.identity import RANK_RAW_REFERENCE, RANK_SUBJECT, Mention
+from paperkg.ingest.graph.rows import Assertions, units_of
+from paperkg.ingest.graph.write import Pending, prepare_batch, retract_documents, write_batch
 
 GLUED_DOI = "10.5555/glued.2020"
 

@@ -9,8 +9,8 @@ import pytest
 from ecosystem import examples
 
 from paperkg.ingest import Card, Page, parse_file
-from paperkg.ingest.identity import split_doi
-from paperkg.ingest.normalise import title_norm
+from paperkg.ingest.parse.identifiers import split_doi
+from paperkg.ingest.parse.normalise import title_norm
 from paperkg.library import library
 
 CORPUS = Path(__file__).resolve().parents[1] / "examples" / "corpus"

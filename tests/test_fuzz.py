@@ -11,8 +11,8 @@ import pytest
 
 from paperkg.cli import main
 from paperkg.ingest import ParseError, parse_bytes
-from paperkg.mutate import MUTATIONS, FuzzFailure, check_outcome, line_count, make_case, mixed_batch, mutate
-from paperkg.synth import generate
+from mutate import MUTATIONS, FuzzFailure, check_outcome, line_count, make_case, mixed_batch, mutate
+from synth import generate
 
 CASES = 1200
 FUZZ_SEED = 0
@@ -46,7 +46,7 @@ def test_every_mutated_document_parses_or_is_rejected_with_a_line_inside_it(corp
             failures.append(f"case {number} ({case.source}; {', '.join(case.mutations)}): {failure}")
             continue
         outcomes["parsed" if error is None else "rejected"] += 1
-    assert failures == [], "reproduce with: python -m paperkg.mutate --seed 0 --replay N"
+    assert failures == [], "reproduce with: python bench/mutate.py --seed 0 --replay N"
     assert used == set(MUTATIONS)
     # Both outcomes occur: mutation is neither always fatal nor always harmless.
     assert outcomes["parsed"] > CASES // 10 and outcomes["rejected"] > CASES // 10

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from graph_dump import dump
 
-from paperkg.ingest.identity import Evidence, resolve
-from paperkg.ingest.rawref import parse_raw_reference, parse_raw_references
-from paperkg.ingest.rows import resolve_source
-from paperkg.ingestion import ingest_paths, sync_directory
-from paperkg.synth import generate
+from paperkg.ingest.graph.identity import Evidence, resolve
+from paperkg.ingest.parse.rawref import parse_raw_reference, parse_raw_references
+from paperkg.ingest.graph.rows import resolve_source
+from paperkg.ingest.run import ingest_paths, sync_directory
+from synth import generate
 
 
 def works(*evidence: Evidence) -> list[list[str]]:

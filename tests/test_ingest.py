@@ -13,8 +13,8 @@ import pytest
 from graph_dump import dump
 
 from paperkg.cli import main
-from paperkg.ingestion import ingest_paths
-from paperkg.synth import generate
+from paperkg.ingest.run import ingest_paths
+from synth import generate
 
 PAGE = "2501.16496"
 SEVEN_WORKS = {  # MODEL.md: each is one node that these documents point to

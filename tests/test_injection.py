@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from procs import count, run
 
-from paperkg.ingestion import ingest_paths
+from paperkg.ingest.run import ingest_paths
 from paperkg.library import UnknownPaper
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,8 +8,8 @@ import pytest
 from seeds import PAGE_004, seed_lines, seed_path
 
 from paperkg.ingest import parse_file
-from paperkg.ingest.normalise import title_norm
-from paperkg.ingest.rawref import parse_raw_reference, parse_raw_references, strip_link_labels
+from paperkg.ingest.parse.normalise import title_norm
+from paperkg.ingest.parse.rawref import parse_raw_reference, parse_raw_references, strip_link_labels
 
 
 @pytest.fixture(scope="module")

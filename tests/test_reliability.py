@@ -25,9 +25,9 @@ from graph_dump import dump
 from procs import blocked_statements, blocking_document, blocking_the_ingestion_lock, blocking_writes, count, environment, lock_holder, run, start, wait_until
 
 from paperkg.db import connect
-from paperkg.ingestion import ingest_paths
+from paperkg.ingest.run import ingest_paths
 from paperkg.server import Instance, process_start
-from paperkg.synth import generate
+from synth import generate
 
 PAPERS, PAGES, SEED = 240, 3, 2026
 BATCH = 20
@@ -374,7 +374,7 @@ def test_lock_of_another_host_with_a_heartbeat_older_than_ten_minutes_is_taken_o
 # -- bad documents among good ones -------------------------------------------------------
 
 def test_bad_documents_among_good_ones_are_rejected_with_file_and_line(kb, corpus, tmp_path):
-    from paperkg.mutate import mutate  # the fuzzer's mutator (its own tests live in test_fuzz.py)
+    from mutate import mutate  # the fuzzer's mutator (its own tests live in test_fuzz.py)
     import random
 
     docs = tmp_path / "mixed"

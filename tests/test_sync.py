@@ -8,7 +8,7 @@ import shutil
 from graph_dump import dump
 
 from paperkg.cli import main
-from paperkg.ingestion import discover, ingest_paths
+from paperkg.ingest.run import discover, ingest_paths
 
 
 def test_sync_reports_new_then_unchanged_then_retracted(kb, seeds_dir, tmp_path, capsys):

@@ -8,12 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from paperkg.cli import main
 from paperkg.ingest import Card, Page, parse_file
-from paperkg.ingest.identity import split_doi
-from paperkg.ingest.normalise import title_norm
-from paperkg.ingestion import discover
-from paperkg.synth import TRUTH_FILE, generate
+from paperkg.ingest.parse.identifiers import split_doi
+from paperkg.ingest.parse.normalise import title_norm
+from paperkg.ingest.run import discover
+from synth import TRUTH_FILE, generate, main
 
 PAPERS, PAGES, SEED = 150, 4, 11
 # The only mismatches the seed page has too: stated reference totals and the top-100 `Cited by`.
@@ -212,12 +211,12 @@ def test_identity_cases_only_add_lines_and_recount_the_totals(corpus, planted):
 
 def test_identity_cases_are_deterministic_and_their_truth_is_not_ingested(planted, tmp_path):
     out, _, _ = planted
-    assert main(["synth", "--papers", str(PAPERS), "--pages", str(PAGES), "--seed", str(SEED), "--out",
+    assert main(["--papers", str(PAPERS), "--pages", str(PAGES), "--seed", str(SEED), "--out",
                  str(tmp_path), "--identity-cases"]) == 0
     assert _read_dir(tmp_path) == _read_dir(out)
     assert TRUTH_FILE in {path.name for path in tmp_path.iterdir()}
     assert TRUTH_FILE not in {path.name for path in discover([tmp_path]).files}
-    assert main(["synth", "--papers", "20", "--pages", "1", "--out", str(tmp_path / "one"), "--identity-cases"]) == 2
+    assert main(["--papers", "20", "--pages", "1", "--out", str(tmp_path / "one"), "--identity-cases"]) == 2
 
 
 def test_every_planted_mention_is_at_its_line_as_printed(planted):

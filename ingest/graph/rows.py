@@ -12,11 +12,12 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from .identity import (RANK_CARD_ITEM, RANK_RAW_REFERENCE, RANK_REFERENCE, RANK_SUBJECT, Evidence, Mention,
-                       normalise_arxiv_id, split_doi)
-from .models import Card, Page, RawReference, Reference
-from .normalise import index_key, title_norm
-from .values import parse_count
+from paperkg.ingest.graph.identity import (RANK_CARD_ITEM, RANK_RAW_REFERENCE, RANK_REFERENCE, RANK_SUBJECT, Evidence,
+                                           Mention)
+from paperkg.ingest.parse.identifiers import normalise_arxiv_id, split_doi
+from paperkg.ingest.parse.models import Card, Page, RawReference, Reference
+from paperkg.ingest.parse.normalise import index_key, title_norm
+from paperkg.ingest.parse.values import parse_count
 
 SUBJECT = 0  # the document's own paper is always mention 0
 YEAR_WITH_SUFFIX = re.compile(r"\b((?:19|20)\d\d)([a-z])?\b")

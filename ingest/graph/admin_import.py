@@ -29,14 +29,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any
 
-from .db import KnowledgeBase, connect
-from .ingest.identity import Evidence, Work, resolve
-from .ingest.rows import Assertions
-from .ingest.write import batch_rows, document_row, fold
-from .ingestion import MAX_DOCUMENT_BYTES, discover, read_document
-from .schema import apply_schema
-from .server import Instance, require_java
-from .statements import statements
+from paperkg.db import KnowledgeBase, connect
+from paperkg.ingest.graph.identity import Evidence, Work, resolve
+from paperkg.ingest.graph.rows import Assertions
+from paperkg.ingest.graph.write import batch_rows, document_row, fold
+from paperkg.ingest.run import MAX_DOCUMENT_BYTES, discover, read_document
+from paperkg.schema import apply_schema
+from paperkg.server import Instance, require_java
+from paperkg.statements import statements
 
 # Between the elements of a list property. Never in the text of a document (the parsers keep
 # no control characters but tab and newline), so no element needs escaping.

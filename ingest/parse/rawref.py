@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from .models import RawFields, RawReference
+from paperkg.ingest.parse.models import RawFields, RawReference
 
 # A page break inside an entry leaves the publisher imprint on a line of its own (B.8):
 # `Curran Associates, Inc., 2020. URL …` continues the line before.

@@ -23,7 +23,9 @@ What the corpus exercises:
 
 from __future__ import annotations
 
+import argparse
 import json
+import sys
 import math
 import random
 import string
@@ -35,7 +37,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from paperkg.ingest.claims import (
+from paperkg.ingest.parse.claims import (
     EXPERIMENTAL,
     FLAG_SENTENCES,
     NOT_SUBSTANTIAL,
@@ -44,7 +46,7 @@ from paperkg.ingest.claims import (
     SUBSTANTIAL,
     UNMATCHED,
 )
-from paperkg.ingest.normalise import PREPRINT, SELF_CITATION, title_norm
+from paperkg.ingest.parse.normalise import PREPRINT, SELF_CITATION, title_norm
 
 SITE = "https://mlsanity.com/paper/"
 CARD_LIST_LIMIT = 30  # a card shows at most 30 items of a list (001: "30 of 151")
@@ -1531,7 +1533,7 @@ class _IdentityCases:
         for case in self.cases:
             for record in case["works"]:
                 record["mentions"].sort(key=lambda mention: (mention["file"], mention["line"]))
-        return {"about": "Planted identity cases (paperkg synth --identity-cases): each case's works are one "
+        return {"about": "Planted identity cases (bench/synth.py --identity-cases): each case's works are one "
                 "work each, with the mentions listed; `ambiguous` mentions fit several works; `keys` give what "
                 "each planted source key names.", "seed": graph.seed, "cases": self.cases}
 
@@ -1620,3 +1622,32 @@ def _write_truth(out: Path, cases: _IdentityCases) -> str:
     path = out / TRUTH_FILE
     path.write_text(json.dumps(cases.truth(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return str(path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description="Write a deterministic synthetic corpus in both document formats.",
+        epilog="python bench/synth.py --papers 2000 --pages 20 --out /tmp/corpus --seed 1")
+    parser.add_argument("--papers", type=int, default=1000, help="papers in the citation graph (one card each)")
+    parser.add_argument("--pages", type=int, default=10, help="claim-check pages")
+    parser.add_argument("--out", required=True, help="output directory")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (same seed, same bytes)")
+    parser.add_argument("--identity-cases", action="store_true",
+                        help="also plant, in the first four pages, the hard identity cases (glued raw lines with "
+                        "ids, a/b/c suffix gaps, a yearless title two works share, a cut DOI, preprint/published "
+                        "pairs) and write their truth to .truth.json in the output directory (needs 2 pages)")
+    args = parser.parse_args(argv)
+    try:
+        summary = generate(args.out, papers=args.papers, pages=args.pages, seed=args.seed,
+                           identity_cases=args.identity_cases)
+    except ValueError as exc:
+        print(f"synth: {exc}", file=sys.stderr)
+        return 2
+    print(f"wrote {summary.cards:,} cards and {summary.pages:,} pages ({summary.bytes_written:,} bytes) to {args.out}")
+    if summary.truth:
+        print(f"planted the identity cases; which mentions are one work: {summary.truth}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -5,11 +5,11 @@ from __future__ import annotations
 import hashlib
 import os
 
-from .card import parse_card
-from .errors import ParseError, excerpt
-from .models import Document
-from .page import is_page_header, parse_page
-from .text import DEFAULT_MAX_BYTES, read_lines
+from paperkg.ingest.parse.card import parse_card
+from paperkg.ingest.parse.errors import ParseError, excerpt
+from paperkg.ingest.parse.models import Document
+from paperkg.ingest.parse.page import is_page_header, parse_page
+from paperkg.ingest.parse.text import DEFAULT_MAX_BYTES, read_lines
 
 
 def parse_bytes(data: bytes, path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Document:

@@ -26,15 +26,15 @@ from typing import Any
 from neo4j.exceptions import DatabaseUnavailable, DriverError, Neo4jError, ServiceUnavailable, SessionExpired
 from tqdm import tqdm
 
-from .db import ConnectionFailed, KnowledgeBase, first_line
-from .ingest import ParseError, parse_bytes
-from .ingest.errors import excerpt
-from .ingest.rows import Assertions, assertions_of
-from .ingest.write import Batch, BatchResult, Pending, chunks, prepare_batch, retract_documents, write_batch
-from .limits import DOCS_PER_TRANSACTION, MAX_DOCUMENT_BYTES
-from .lock import IngestLock
-from .schema import apply_schema
-from .statements import statement
+from paperkg.db import ConnectionFailed, KnowledgeBase, first_line
+from paperkg.ingest import ParseError, parse_bytes
+from paperkg.ingest.parse.errors import excerpt
+from paperkg.ingest.graph.rows import Assertions, assertions_of
+from paperkg.ingest.graph.write import Batch, BatchResult, Pending, chunks, prepare_batch, retract_documents, write_batch
+from paperkg.limits import DOCS_PER_TRANSACTION, MAX_DOCUMENT_BYTES
+from paperkg.lock import IngestLock
+from paperkg.schema import apply_schema
+from paperkg.statements import statement
 
 # A batch also ends at this many bytes of documents: a claim-check page is ~30 times a card,
 # and 200 pages in one transaction (and parsed ahead) took the process past 300 MB.

@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from .errors import ParseError, excerpt
-from .identity import normalise_arxiv_id
-from .models import Card, CardItem, CardList, TextMeta
-from .normalise import title_norm
-from .reconcile import reconcile_card
-from .values import parse_count, parse_day_month_year
+from paperkg.ingest.parse.errors import ParseError, excerpt
+from paperkg.ingest.parse.identifiers import normalise_arxiv_id
+from paperkg.ingest.parse.models import Card, CardItem, CardList, TextMeta
+from paperkg.ingest.parse.normalise import title_norm
+from paperkg.ingest.parse.reconcile import reconcile_card
+from paperkg.ingest.parse.values import parse_count, parse_day_month_year
 
 _ARXIV_LINE = re.compile(r"arXiv: (https?://arxiv\.org/abs/(\S+)) · HTML: (https?://\S+)")
 _CITED_BY = re.compile(r"Cited by ([0-9,]+) papers? in the map \(data through ([0-9]{1,2} [A-Za-z]+ [0-9]{4})\)\.")

@@ -11,10 +11,10 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from .errors import ParseError, excerpt
-from .models import Reference
-from .normalise import PREPRINT, SELF_CITATION
-from .values import parse_count
+from paperkg.ingest.parse.errors import ParseError, excerpt
+from paperkg.ingest.parse.models import Reference
+from paperkg.ingest.parse.normalise import PREPRINT, SELF_CITATION
+from paperkg.ingest.parse.values import parse_count
 
 _CITED_BY = " · Cited by "
 _DOI = " · doi:"

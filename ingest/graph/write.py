@@ -18,8 +18,8 @@ from neo4j import ManagedTransaction, Result
 
 from paperkg.statements import statement
 
-from .identity import Evidence, Work, identifier_keys, resolve
-from .rows import Assertions, Unit
+from paperkg.ingest.graph.identity import Evidence, Work, identifier_keys, resolve
+from paperkg.ingest.graph.rows import Assertions, Unit
 
 T = TypeVar("T")
 ROWS_PER_STATEMENT = 5000

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import get_args
 
-from .models import Card, FlagKind, Page, ReconciliationItem
-from .values import parse_count
+from paperkg.ingest.parse.models import Card, FlagKind, Page, ReconciliationItem
+from paperkg.ingest.parse.values import parse_count
 
 
 def _item(what: str, stated: int | None, parsed: int | None, note: str | None = None) -> ReconciliationItem:

@@ -11,9 +11,9 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from .errors import ParseError, excerpt
-from .models import Claim, CitedSource, FlagCount
-from .values import MAX_COUNT, parse_count
+from paperkg.ingest.parse.errors import ParseError, excerpt
+from paperkg.ingest.parse.models import Claim, CitedSource, FlagCount
+from paperkg.ingest.parse.values import MAX_COUNT, parse_count
 
 END = "Citations"
 KINDS = ("Premise", "Interpretation")

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import re
 
-from .claims import parse_claims
-from .errors import ParseError, excerpt
-from .identity import split_doi
-from .models import About, ClaimsSummary, Limitation, MetadataEntry, Page, PageHeader, Snapshot, TextMeta
-from .normalise import title_norm
-from .rawref import parse_raw_references
-from .reconcile import reconcile_page
-from .references import parse_reference_list
-from .values import parse_count, parse_iso_date
+from paperkg.ingest.parse.claims import parse_claims
+from paperkg.ingest.parse.errors import ParseError, excerpt
+from paperkg.ingest.parse.identifiers import split_doi
+from paperkg.ingest.parse.models import About, ClaimsSummary, Limitation, MetadataEntry, Page, PageHeader, Snapshot, TextMeta
+from paperkg.ingest.parse.normalise import title_norm
+from paperkg.ingest.parse.rawref import parse_raw_references
+from paperkg.ingest.parse.reconcile import reconcile_page
+from paperkg.ingest.parse.references import parse_reference_list
+from paperkg.ingest.parse.values import parse_count, parse_iso_date
 
 _HEADER_REST = re.compile(
     r"([0-9,]+) of the ([0-9,]+) references? it cites (?:were|was) found in a registry or an index; "

@@ -6,7 +6,7 @@ mixed line endings, a BOM, blank lines, runaway lines, works that lost their ide
 `check_outcome` states the parser's contract on any input: it parses, or it raises a ParseError
 with a line inside the document and a one-line message; anything else is a FuzzFailure.
 
-The long run: `python -m paperkg.mutate --seconds 600 --seed S` mutates the four seed documents,
+The long run: `python -m mutate --seconds 600 --seed S` mutates the four seed documents,
 a small synthetic corpus and the example corpus until time is up, prints what happened, and exits
 1 if the parser broke its contract; `--replay N` re-runs case N with the full traceback.
 """
@@ -278,7 +278,7 @@ class Case(NamedTuple):
 
 def fuzz_corpus(seed: int, seeds_dir: Path, extra_dirs: list[Path], work_dir: Path) -> list[tuple[str, bytes]]:
     """(name, bytes) of every document to mutate: the seeds, a small synthetic corpus, the examples."""
-    from paperkg.synth import generate  # only the long run needs the generator
+    from synth import generate  # only the long run needs the generator
 
     synth_dir = work_dir / "synth"
     generate(synth_dir, papers=60, pages=3, seed=seed)
@@ -342,7 +342,7 @@ def run(seed: int, seconds: float, corpus: list[tuple[str, bytes]], out=sys.stdo
         print(
             f"{label} ×{len(cases)}: {what}\n  first: case {first.number} (source {Path(first.source).name}, "
             f"mutations {', '.join(first.mutations)}); "
-            f"reproduce: python -m paperkg.mutate --seed {seed} --replay {first.number}",
+            f"reproduce: python -m mutate --seed {seed} --replay {first.number}",
             file=out,
         )
     return crashes
@@ -364,7 +364,7 @@ def replay(seed: int, number: int, corpus: list[tuple[str, bytes]], out=sys.stdo
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m paperkg.mutate", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m mutate", description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=60.0, help="how long to fuzz (default 60)")
     parser.add_argument("--seed", type=int, default=0, help="run seed; the same seed replays the same cases")
     parser.add_argument(

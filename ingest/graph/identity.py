@@ -31,50 +31,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .normalise import title_norm
-
-ARXIV_NEW = re.compile(r"(\d{4}\.\d{4,5})(?:v\d+)?$")
-ARXIV_OLD = re.compile(r"([a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?$")
-ARXIV_DOI_PREFIX = "10.48550/arxiv."
+from paperkg.ingest.parse.normalise import title_norm
 
 # Which mention of a work may set its properties: a document's own subject outranks a list
 # item, which outranks a reference entry, which outranks a raw reference string.
 RANK_SUBJECT, RANK_CARD_ITEM, RANK_REFERENCE, RANK_RAW_REFERENCE = 4, 3, 2, 1
-
-
-def normalise_arxiv_id(value: str | None) -> str | None:
-    """`arXiv:2005.00719v2`, `https://arxiv.org/abs/2005.00719` → `2005.00719`; None if not an id."""
-    if not value:
-        return None
-    text = value.strip()
-    for prefix in ("https://arxiv.org/abs/", "http://arxiv.org/abs/", "https://arxiv.org/pdf/", "arxiv:"):
-        if text.lower().startswith(prefix):
-            text = text[len(prefix):]
-    if text.lower().startswith(ARXIV_DOI_PREFIX):
-        text = text[len(ARXIV_DOI_PREFIX):]
-    text = text.removesuffix(".pdf").strip("/")
-    match = ARXIV_NEW.fullmatch(text) or ARXIV_OLD.fullmatch(text)
-    return match.group(1) if match else None
-
-
-def normalise_doi(value: str | None) -> str | None:
-    """Lower-cased DOI without `doi:` or resolver prefixes; None when it is not a DOI."""
-    if not value:
-        return None
-    text = value.strip()
-    for prefix in ("https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "doi:"):
-        if text.lower().startswith(prefix):
-            text = text[len(prefix):]
-    text = text.strip().rstrip(".").lower()
-    return text if text.startswith("10.") and "/" in text else None
-
-
-def split_doi(doi: str | None, arxiv_id: str | None) -> tuple[str | None, str | None]:
-    """(arxiv_id, doi): an arXiv DOI (`10.48550/arxiv.<id>`) is an arXiv id, not a DOI."""
-    doi = normalise_doi(doi)
-    if doi and doi.startswith(ARXIV_DOI_PREFIX):
-        return arxiv_id or normalise_arxiv_id(doi), None
-    return normalise_arxiv_id(arxiv_id) if arxiv_id else None, doi
 
 
 

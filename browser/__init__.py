@@ -1,0 +1,1 @@
+"""Neo4j Browser's files: the style sheet, the guide and the extension's source (package data)."""

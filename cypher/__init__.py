@@ -1,0 +1,1 @@
+"""The schema and write statements: package data, read by paperkg.statements."""

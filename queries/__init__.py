@@ -1,0 +1,1 @@
+"""The query library's Cypher files: package data, read by paperkg.library."""
