@@ -2,7 +2,8 @@
 // Every relationship the document asserted joins two nodes it MENTIONS, so walking those
 // nodes finds them all. A relationship or node no other document asserts disappears, and so
 // does evidence no other document states. Returns the papers that remain (to refold and
-// resolve again) and the evidence that went ([arxiv_id, doi, title_norm, year, fallback]).
+// resolve again), the evidence that went ([arxiv_id, doi, title_norm, year, fallback]) and
+// the claims that remain (their status is stored again).
 OPTIONAL MATCH (d:Document {doc_id: $doc_id})-[mention:MENTIONS]->(n)
 WITH collect(mention) AS mentions, collect(DISTINCT n) AS nodes
 WITH mentions, nodes, [m IN mentions WHERE m.key IS NOT NULL | m.key] AS units
@@ -24,7 +25,8 @@ CALL (units) {
   DETACH DELETE e
   RETURN collect(fields) AS gone
 }
-WITH nodes, gone, [n IN nodes WHERE n:Paper AND EXISTS { (n)<-[:MENTIONS]-(:Document) } | n.paper_id] AS paper_ids
+WITH nodes, gone, [n IN nodes WHERE n:Paper AND EXISTS { (n)<-[:MENTIONS]-(:Document) } | n.paper_id] AS paper_ids,
+     [n IN nodes WHERE n:Claim AND EXISTS { (n)<-[:MENTIONS]-(:Document) } | n.claim_id] AS claim_ids
 CALL (nodes) {
   UNWIND nodes AS n
   WITH n WHERE NOT EXISTS { (n)<-[:MENTIONS]-(:Document) }
@@ -34,4 +36,4 @@ CALL () {
   MATCH (d:Document {doc_id: $doc_id})
   DETACH DELETE d
 }
-RETURN paper_ids, gone;
+RETURN paper_ids, gone, claim_ids;

@@ -4,9 +4,11 @@ then the derived properties those indexes serve, where a node lacks them."""
 from __future__ import annotations
 
 from paperkg.db import KnowledgeBase
+from paperkg.ingest.graph.write import chunks, store_claim_status
 from paperkg.statements import statement, statements
 
 INDEX_WAIT_SECONDS = 300
+CLAIMS_PER_TRANSACTION = 20_000
 
 
 def apply_schema(kb: KnowledgeBase) -> None:
@@ -14,3 +16,7 @@ def apply_schema(kb: KnowledgeBase) -> None:
         kb.execute(text.rstrip(";"))
     kb.execute("CALL db.awaitIndexes($seconds)", seconds=INDEX_WAIT_SECONDS)
     kb.execute(statement("backfill_title_lower"))
+    claims = [row["id"] for row in kb.execute(statement("claims_without_status"))]
+    with kb.driver.session(database=kb.database) as session:
+        for part in chunks(claims, CLAIMS_PER_TRANSACTION):
+            session.execute_write(store_claim_status, set(part))

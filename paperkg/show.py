@@ -65,22 +65,11 @@ PAPER_CITES = """
 MATCH (a:Paper)-[:CITES]->(b:Paper) WHERE a.paper_id IN $ids AND b.paper_id IN $ids
 RETURN a.paper_id AS source, b.paper_id AS target
 """
-# The support status as the library's claim queries define it (claim_support_summary.cypher).
+# The support status as stored (cypher/claim_status.cypher).
 CLAIMS = """
 MATCH (p:Paper)-[:MAKES]->(c:Claim) WHERE c.claim_id IN $ids
-WITH p, c,
-     COUNT { (c)<-[:SUPPORTS]-() } AS supporting,
-     COUNT { (c)-[:CHECKED_AGAINST]->() } AS checked,
-     COUNT { (c)-[:CITES]->() } AS cited
 RETURN c.claim_id AS id, c.text AS text, c.kind AS kind, c.section AS section, p.paper_id AS paper,
-       CASE
-         WHEN supporting > 0 THEN 'supported'
-         WHEN coalesce(c.sources_checked, 0) > checked THEN 'checked_unlisted'
-         WHEN checked > 0 THEN 'unsupported'
-         WHEN cited > 0 OR coalesce(c.sources_total, 0) > 0 THEN 'unverifiable'
-         WHEN c.basis IN ['none given', 'reasoning'] OR c.support_note IS NOT NULL THEN 'uncited'
-         ELSE 'sources_missing'
-       END AS status
+       c.status AS status
 """
 CLAIM_SOURCES = """
 MATCH (c:Claim)-[:CITES|CHECKED_AGAINST]->(s:Source) WHERE c.claim_id IN $ids

@@ -39,21 +39,8 @@ CALL () {
   RETURN p
 }
 MATCH (p)-[:MAKES]->(c:Claim)
-// Claim status (the same in every claim query). SUPPORTS, CHECKED_AGAINST and a claim's
-// CITES only ever connect claims and sources, so degree counts suffice.
-WITH p, c,
-     COUNT { (c)<-[:SUPPORTS]-() } AS supporting,
-     COUNT { (c)-[:CHECKED_AGAINST]->() } AS checked,
-     COUNT { (c)-[:CITES]->() } AS cited
-WITH p, c,
-     CASE
-       WHEN supporting > 0 THEN 'supported'
-       WHEN coalesce(c.sources_checked, 0) > checked THEN 'checked_unlisted'
-       WHEN checked > 0 THEN 'unsupported'
-       WHEN cited > 0 OR coalesce(c.sources_total, 0) > 0 THEN 'unverifiable'
-       WHEN c.basis IN ['none given', 'reasoning'] OR c.support_note IS NOT NULL THEN 'uncited'
-       ELSE 'sources_missing'
-     END AS status
+// The claim's support status is stored when it is written (cypher/claim_status.cypher).
+WITH p, c, c.status AS status
 WITH p, collect({status: status, kind: c.kind, substantial: c.substantial}) AS tallied
 ORDER BY p.title, p.paper_id
 LIMIT $limit

@@ -43,21 +43,8 @@ CALL () {
 }
 MATCH (p)-[:MAKES]->(c:Claim)
 WHERE ($kind IS NULL OR c.kind = $kind) AND (NOT $substantial_only OR c.substantial)
-// Claim status (the same in every claim query). SUPPORTS, CHECKED_AGAINST and a claim's
-// CITES only ever connect claims and sources, so degree counts suffice.
-WITH p, c,
-     COUNT { (c)<-[:SUPPORTS]-() } AS supporting,
-     COUNT { (c)-[:CHECKED_AGAINST]->() } AS checked,
-     COUNT { (c)-[:CITES]->() } AS cited
-WITH p, c,
-     CASE
-       WHEN supporting > 0 THEN 'supported'
-       WHEN coalesce(c.sources_checked, 0) > checked THEN 'checked_unlisted'
-       WHEN checked > 0 THEN 'unsupported'
-       WHEN cited > 0 OR coalesce(c.sources_total, 0) > 0 THEN 'unverifiable'
-       WHEN c.basis IN ['none given', 'reasoning'] OR c.support_note IS NOT NULL THEN 'uncited'
-       ELSE 'sources_missing'
-     END AS status
+// The claim's support status is stored when it is written (cypher/claim_status.cypher).
+WITH p, c, c.status AS status
 WHERE status = 'unverifiable'
 RETURN p.title AS title, p.year AS year, p.arxiv_id AS arxiv_id, p.doi AS doi,
        c.claim_id AS claim_id, c.text AS claim, c.kind AS kind, c.basis AS basis, c.section AS section,

@@ -163,7 +163,8 @@ def import_into(instance: Instance, directory: Path, *, heap: str = "1g") -> Non
 
 
 def finish_import(kb: KnowledgeBase) -> None:
-    """After an import, on the running server: constraints and indexes, and the empty lists back."""
+    """After an import, on the running server: constraints and indexes and the properties they
+    derive (claims' status among them), and the empty lists back."""
     apply_schema(kb)
     with kb.driver.session(database=kb.database) as session:
         for text in statements("restore_empty_lists"):

@@ -89,6 +89,7 @@ def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str) -> BatchResul
     refold_papers(tx, touched)
     _send(tx, "refold_contested", [_contested_row(row, contested[row["paper_id"]]) for row in paper_rows
                                    if row["paper_id"] in contested and row["paper_id"] not in touched])
+    store_claim_status(tx, {row["claim_id"] for row in rows["write_claims"]})
     return BatchResult(counts, resolution.merged, resolution.split)
 
 
@@ -97,14 +98,23 @@ def retract_documents(tx: ManagedTransaction, doc_ids: Sequence[str]) -> BatchRe
     works they touched are resolved again without them)."""
     touched: set[str] = set()
     removed: set[Evidence] = set()
+    claims: set[str] = set()
     for doc_id in doc_ids:
-        papers, gone = retract_document(tx, doc_id)
+        papers, gone, kept_claims = retract_document(tx, doc_id)
         touched |= papers
         removed |= gone
+        claims |= kept_claims
     resolution = resolve_in_graph(tx, [], touched, removed)
     _send(tx, "write_identity", resolution.identity_rows())
     refold_papers(tx, touched | resolution.reshaped)
+    store_claim_status(tx, claims)
     return BatchResult({}, resolution.merged, resolution.split)
+
+
+def store_claim_status(tx: ManagedTransaction, claim_ids: set[str]) -> None:
+    """Store the support status of claims whose sources, checks or counts may have changed."""
+    for part in chunks(sorted(claim_ids), ROWS_PER_STATEMENT):
+        tx.run(statement("claim_status"), claims=part).consume()
 
 
 def document_row(a: Assertions) -> dict[str, Any]:
@@ -195,11 +205,12 @@ def fold(properties: dict[str, tuple[tuple, Any]], mention: dict[str, Any]) -> N
             properties[name] = ((rank, doc_id, key), value)
 
 
-def retract_document(tx: ManagedTransaction, doc_id: str) -> tuple[set[str], set[Evidence]]:
-    """Withdraw what a document asserted: the papers that remain and need refolding, and the
-    evidence no other document states any more (its Evidence nodes are gone)."""
+def retract_document(tx: ManagedTransaction, doc_id: str) -> tuple[set[str], set[Evidence], set[str]]:
+    """Withdraw what a document asserted: the papers that remain and need refolding, the
+    evidence no other document states any more (its Evidence nodes are gone), and the claims
+    that remain (their status is stored again)."""
     record = tx.run(statement("retract_document"), doc_id=doc_id).single(strict=True)
-    return set(record["paper_ids"]), {Evidence(*fields) for fields in record["gone"]}
+    return set(record["paper_ids"]), {Evidence(*fields) for fields in record["gone"]}, set(record["claim_ids"])
 
 
 def refold_papers(tx: ManagedTransaction, paper_ids: set[str]) -> None:
