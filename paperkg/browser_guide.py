@@ -30,6 +30,7 @@ from importlib import resources
 from pathlib import Path
 
 from paperkg.progress import waiting
+from paperkg.statements import statement
 
 MOUNT = "/paperkg"
 PACKAGE = "org.paperkg.browser"
@@ -41,7 +42,7 @@ HOST = "127.0.0.1"
 
 
 def files() -> resources.abc.Traversable:
-    """The package's browser/ directory (the repository's browser/, linked into the package)."""
+    """The package's browser/ directory (package data: the repository's browser/)."""
     return resources.files("paperkg.browser")
 
 
@@ -73,8 +74,9 @@ def style_url(http_port: int) -> str:
 
 # -- the guide -----------------------------------------------------------------------------
 
-# The three kinds of question, each with the library queries that answer it, in order.
-# Queries of the library not named here get a slide of their own under "More queries".
+# The three kinds of question, each with the library queries that answer it, in order, and
+# the statement in cypher/ that draws its picture. Queries of the library not named here get
+# a slide of their own under "More queries".
 QUESTIONS: list[tuple[str, str, list[str], str]] = [
     (
         "Finding a paper",
@@ -89,18 +91,14 @@ QUESTIONS: list[tuple[str, str, list[str], str]] = [
         "What a paper builds on, what builds on it, and how two papers are connected: "
         "<code>(:Paper)-[:CITES]-&gt;(:Paper)</code> followed over several steps.",
         ["ancestors", "descendants", "citation_paths", "common_ancestors"],
-        "MATCH path = (p:Paper)-[:CITES*1..2]->(:Paper)\n"
-        "WHERE p.paper_id = $paper OR p.arxiv_id = $paper\n"
-        "RETURN path\nLIMIT 60",
+        "guide_lineage",
     ),
     (
         "Co-citation",
         "Works cited together (co-citation) and papers citing the same works (bibliographic "
         "coupling), with Salton scores that discount works everything cites.",
         ["cocited_with", "coupled_with", "cocitation_pairs", "claim_cocitation"],
-        "MATCH (p:Paper)\nWHERE p.paper_id = $paper OR p.arxiv_id = $paper\n"
-        "MATCH path = (p)<-[:CITES]-(:Paper)-[:CITES]->(:Paper)\n"
-        "RETURN path\nLIMIT 60",
+        "guide_cocitation",
     ),
     (
         "Unsupported claims",
@@ -110,11 +108,7 @@ QUESTIONS: list[tuple[str, str, list[str], str]] = [
         "<code>REFERS_TO</code> arrow marks a source matched to a work in the reference list.",
         ["claim_support_summary", "unsupported_claims", "paper_claims", "uncited_claims",
          "unverifiable_claims", "miscited_works", "claims_citing"],
-        "MATCH (p:Paper)\nWHERE p.paper_id = $paper OR p.arxiv_id = $paper\n"
-        "MATCH path = (p)-[:MAKES]->(c:Claim)-[:CHECKED_AGAINST]->(s:Source)\n"
-        "OPTIONAL MATCH support = (s)-[:SUPPORTS]->(c)\n"
-        "OPTIONAL MATCH matched = (s)-[:REFERS_TO]->(:Paper)\n"
-        "RETURN path, support, matched\nLIMIT 100",
+        "guide_claims",
     ),
 ]
 PICTURE_PAPER = "2402.06618"
@@ -126,22 +120,14 @@ def _runnable(text: str) -> str:
 
 def param_block(query) -> str:
     """The query's `:param` lines, as its file's header gives them (run before the query)."""
-    return "\n".join(f":param {name} => {_cypher_literal(value)};" for name, value in query.browser.items())
+    from paperkg.library import cypher_literal
+
+    return "\n".join(f":param {name} => {cypher_literal(value)};" for name, value in query.browser.items())
 
 
 def query_block(query) -> str:
     """The query's Cypher, as its file holds it (without the header)."""
     return query.text + ";"
-
-
-def _cypher_literal(value) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, str):
-        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
-    return str(value)
 
 
 def _slide(title: str, lead: str, body: str) -> str:
@@ -180,6 +166,7 @@ def _query_slide(kind: str, query) -> str:
 
 def render_guide(library=None) -> str:
     """The guide as Neo4j Browser plays it: an <article class="guide"> with one slide per step."""
+    from paperkg.library import cypher_literal
     from paperkg.library import library as load
 
     lib = library if library is not None else load()
@@ -204,8 +191,9 @@ def render_guide(library=None) -> str:
                           for q in queries)
         body = f"    <ul>{listing}</ul>"
         if picture:
+            picture = statement(picture)
             body += ("\n    <p>As a picture (graph view): set the paper, then draw its neighbourhood.</p>\n"
-                     f"    <figure>{_runnable(f':param paper => {_cypher_literal(PICTURE_PAPER)};')}</figure>\n"
+                     f"    <figure>{_runnable(f':param paper => {cypher_literal(PICTURE_PAPER)};')}</figure>\n"
                      f"    <figure>{_runnable(picture + ';')}</figure>")
         slides.append(_slide(kind, lead, body))
         slides += [_query_slide(kind, q) for q in queries]

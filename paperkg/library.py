@@ -125,7 +125,7 @@ class Param:
         return f"-p {self.name}={self.type.upper()} ({details}): {self.meaning}"
 
     def _default_text(self) -> str:
-        return "required" if self.required else f"default {_literal_text(self.default)}"
+        return "required" if self.required else f"default {cypher_literal(self.default)}"
 
     def check(self, value: Any, query: str) -> Any:
         """`value` if it fits this parameter (an int given for a float becomes a float)."""
@@ -342,12 +342,15 @@ def _literal(text: str) -> Any:
     raise LibraryError(f"not a literal: {text!r} (null, true, false, a number or 'text')")
 
 
-def _literal_text(value: Any) -> str:
+def cypher_literal(value: Any) -> str:
+    """`value` as a Cypher literal (`null`, `true`, `2`, `'text'` with quotes escaped)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
         return str(value).lower()
-    return f"'{value}'" if isinstance(value, str) else str(value)
+    if isinstance(value, str):
+        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    return str(value)
 
 
 def _short(value: Any) -> str:

@@ -26,21 +26,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from paperkg.statements import statement
+
 CITO = "http://purl.org/spar/cito/"
 FABIO = "http://purl.org/spar/fabio/"
 DCTERMS = "http://purl.org/dc/terms/"
 PAPERKG = "urn:paperkg:vocab:"
 
-PAPERS = """
-MATCH (p:Paper)
-RETURN p.paper_id AS id, p.arxiv_id AS arxiv_id, p.doi AS doi, p.title AS title, p.year AS year
-"""
-PAPER_CITES = "MATCH (a:Paper)-[:CITES]->(b:Paper) RETURN a.paper_id AS a, b.paper_id AS b"
-CLAIMS = "MATCH (p:Paper)-[:MAKES]->(c:Claim) RETURN c.claim_id AS id, c.text AS text, p.paper_id AS paper"
-SOURCES = "MATCH (s:Source) RETURN s.source_id AS id, s.key AS key"
-CLAIM_CITES = "MATCH (c:Claim)-[:CITES]->(s:Source) RETURN c.claim_id AS claim, s.source_id AS source"
-SUPPORTS = "MATCH (s:Source)-[:SUPPORTS]->(c:Claim) RETURN s.source_id AS source, c.claim_id AS claim"
-REFERS_TO = "MATCH (s:Source)-[:REFERS_TO]->(p:Paper) RETURN s.source_id AS source, p.paper_id AS paper"
 
 
 def _rdflib():
@@ -77,30 +69,30 @@ def claim_support_graph(kb):
         graph.bind(prefix, namespace)
 
     papers = {}
-    for row in kb.cypher(PAPERS):
+    for row in kb.cypher(statement("rdf_papers")):
         node = papers[row["id"]] = URIRef(paper_iri(row))
         graph.add((node, RDF.type, fabio.Work))
         if row["title"]:
             graph.add((node, dcterms.title, Literal(row["title"])))
         if row["year"] is not None:
             graph.add((node, fabio.hasPublicationYear, Literal(str(row["year"]), datatype=XSD.gYear)))
-    for row in kb.cypher(PAPER_CITES):
+    for row in kb.cypher(statement("rdf_paper_cites")):
         graph.add((papers[row["a"]], cito.cites, papers[row["b"]]))
 
-    for row in kb.cypher(CLAIMS):
+    for row in kb.cypher(statement("rdf_claims")):
         node = URIRef(_urn("claim", row["id"]))
         graph.add((node, RDF.type, vocab.Claim))
         graph.add((node, RDFS.label, Literal(row["text"])))
         graph.add((node, dcterms.isPartOf, papers[row["paper"]]))
-    for row in kb.cypher(SOURCES):
+    for row in kb.cypher(statement("rdf_sources")):
         node = URIRef(_urn("source", row["id"]))
         graph.add((node, RDF.type, vocab.Source))
         graph.add((node, RDFS.label, Literal(row["key"])))
-    for row in kb.cypher(CLAIM_CITES):
+    for row in kb.cypher(statement("rdf_claim_cites")):
         graph.add((URIRef(_urn("claim", row["claim"])), cito.citesAsEvidence, URIRef(_urn("source", row["source"]))))
-    for row in kb.cypher(SUPPORTS):
+    for row in kb.cypher(statement("rdf_supports")):
         graph.add((URIRef(_urn("source", row["source"])), cito.supports, URIRef(_urn("claim", row["claim"]))))
-    for row in kb.cypher(REFERS_TO):
+    for row in kb.cypher(statement("rdf_refers_to")):
         graph.add((URIRef(_urn("source", row["source"])), dcterms.references, papers[row["paper"]]))
     return graph
 

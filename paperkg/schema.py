@@ -14,7 +14,7 @@ CLAIMS_PER_TRANSACTION = 20_000
 def apply_schema(kb: KnowledgeBase) -> None:
     for text in statements("schema"):
         kb.execute(text.rstrip(";"))
-    kb.execute("CALL db.awaitIndexes($seconds)", seconds=INDEX_WAIT_SECONDS)
+    kb.execute(statement("await_indexes"), seconds=INDEX_WAIT_SECONDS)
     kb.execute(statement("backfill_title_lower"))
     claims = [row["id"] for row in kb.execute(statement("claims_without_status"))]
     with kb.driver.session(database=kb.database) as session:

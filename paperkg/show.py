@@ -22,7 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-# How each library query's rows are connected in its picture (others: the citations among them).
+from paperkg.statements import statement
+
+# How each library query's rows are connected in its picture (others: the citations among
+# them): the statement cypher/show_<link>.cypher finds what joins each pair.
 PAIR_LINKS = {
     "cocited_with": "cociting",
     "cocitation_pairs": "cociting",
@@ -32,54 +35,6 @@ PAIR_LINKS = {
 LINKS_PER_PAIR = 3
 MAX_NODES = 1500
 
-PAIR_QUERIES = {
-    "cociting": """
-        UNWIND $pairs AS pair
-        CALL (pair) {
-          MATCH (:Paper {paper_id: pair[0]})<-[:CITES]-(x:Paper)-[:CITES]->(:Paper {paper_id: pair[1]})
-          RETURN x.paper_id AS id ORDER BY id LIMIT $per_pair
-        }
-        RETURN DISTINCT id""",
-    "shared_references": """
-        UNWIND $pairs AS pair
-        CALL (pair) {
-          MATCH (:Paper {paper_id: pair[0]})-[:CITES]->(x:Paper)<-[:CITES]-(:Paper {paper_id: pair[1]})
-          RETURN x.paper_id AS id ORDER BY id LIMIT $per_pair
-        }
-        RETURN DISTINCT id""",
-    "claims_citing_both": """
-        UNWIND $pairs AS pair
-        CALL (pair) {
-          MATCH (:Paper {paper_id: pair[0]})<-[:REFERS_TO]-(:Source)<-[:CITES]-(c:Claim)
-                -[:CITES]->(:Source)-[:REFERS_TO]->(:Paper {paper_id: pair[1]})
-          RETURN DISTINCT c.claim_id AS id ORDER BY id LIMIT $per_pair
-        }
-        RETURN DISTINCT id""",
-}
-
-PAPERS = """
-MATCH (p:Paper) WHERE p.paper_id IN $ids
-RETURN p.paper_id AS id, p.title AS title, p.year AS year, p.arxiv_id AS arxiv_id, p.doi AS doi
-"""
-PAPER_CITES = """
-MATCH (a:Paper)-[:CITES]->(b:Paper) WHERE a.paper_id IN $ids AND b.paper_id IN $ids
-RETURN a.paper_id AS source, b.paper_id AS target
-"""
-# The support status as stored (cypher/claim_status.cypher).
-CLAIMS = """
-MATCH (p:Paper)-[:MAKES]->(c:Claim) WHERE c.claim_id IN $ids
-RETURN c.claim_id AS id, c.text AS text, c.kind AS kind, c.section AS section, p.paper_id AS paper,
-       c.status AS status
-"""
-CLAIM_SOURCES = """
-MATCH (c:Claim)-[:CITES|CHECKED_AGAINST]->(s:Source) WHERE c.claim_id IN $ids
-WITH DISTINCT c, s
-OPTIONAL MATCH (c)-[check:CHECKED_AGAINST]->(s)
-OPTIONAL MATCH (w:Paper)<-[:REFERS_TO]-(s)
-RETURN c.claim_id AS claim, s.source_id AS id, s.key AS key, s.matched AS matched,
-       EXISTS { (c)-[:CITES]->(s) } AS cites, check.verdict AS verdict, check.confidence AS confidence,
-       EXISTS { (s)-[:SUPPORTS]->(c) } AS supports, w.paper_id AS work
-"""
 
 PAPER_COLOUR, ANCHOR_COLOUR = "#4C8EDA", "#1F4E8C"
 STATUS_COLOURS = {
@@ -139,7 +94,7 @@ def subgraph(kb, name: str, /, **params: Any) -> Subgraph:
     mode = PAIR_LINKS.get(name)
     if mode:
         pairs += [(anchor, paper) for anchor in anchors for paper in papers if paper != anchor]
-        linked = [row["id"] for row in kb.cypher(PAIR_QUERIES[mode], pairs=[list(p) for p in pairs],
+        linked = [row["id"] for row in kb.cypher(statement(f"show_{mode}"), pairs=[list(p) for p in pairs],
                                                   per_pair=LINKS_PER_PAIR)] if pairs else []
         if mode == "claims_citing_both":
             claims += [c for c in linked if c not in claims]
@@ -162,19 +117,19 @@ def subgraph(kb, name: str, /, **params: Any) -> Subgraph:
 
 def _add_papers(kb, graph: Subgraph, ids: list[str], citations: bool) -> None:
     ids = list(dict.fromkeys(ids))
-    for row in kb.cypher(PAPERS, ids=ids):
+    for row in kb.cypher(statement("show_papers"), ids=ids):
         graph.nodes[row["id"]] = {"label": "Paper", "anchor": row["id"] in graph.anchors, **row}
     if citations:
-        for row in kb.cypher(PAPER_CITES, ids=ids):
+        for row in kb.cypher(statement("show_paper_cites"), ids=ids):
             graph.relationships.append({"type": "CITES", **row})
 
 
 def _add_claims(kb, graph: Subgraph, ids: list[str]) -> None:
-    for row in kb.cypher(CLAIMS, ids=ids):
+    for row in kb.cypher(statement("show_claims"), ids=ids):
         graph.nodes[row["id"]] = {"label": "Claim", **row}
         graph.nodes.setdefault(row["paper"], {"label": "Paper", "id": row["paper"]})
         graph.relationships.append({"type": "MAKES", "source": row["paper"], "target": row["id"]})
-    for row in kb.cypher(CLAIM_SOURCES, ids=ids):
+    for row in kb.cypher(statement("show_claim_sources"), ids=ids):
         source = graph.nodes.setdefault(row["id"], {"label": "Source", "id": row["id"], "key": row["key"],
                                                     "matched": row["matched"], "checked": False})
         if row["cites"]:

@@ -1,0 +1,5 @@
+// guide_lineage: the Lineage slide's picture: a paper's citations two steps out
+MATCH path = (p:Paper)-[:CITES*1..2]->(:Paper)
+WHERE p.paper_id = $paper OR p.arxiv_id = $paper
+RETURN path
+LIMIT 60

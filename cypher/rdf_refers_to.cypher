@@ -1,0 +1,2 @@
+// rdf_refers_to: every source matched to a work (the CiTO export)
+MATCH (s:Source)-[:REFERS_TO]->(p:Paper) RETURN s.source_id AS source, p.paper_id AS paper

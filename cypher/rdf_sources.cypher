@@ -1,0 +1,2 @@
+// rdf_sources: every source and its key (the CiTO export)
+MATCH (s:Source) RETURN s.source_id AS id, s.key AS key

@@ -1,0 +1,8 @@
+// show_claims_citing_both: claims citing both works of each pair (`paperkg show` of claim co-citation)
+UNWIND $pairs AS pair
+CALL (pair) {
+  MATCH (:Paper {paper_id: pair[0]})<-[:REFERS_TO]-(:Source)<-[:CITES]-(c:Claim)
+        -[:CITES]->(:Source)-[:REFERS_TO]->(:Paper {paper_id: pair[1]})
+  RETURN DISTINCT c.claim_id AS id ORDER BY id LIMIT $per_pair
+}
+RETURN DISTINCT id

@@ -1,0 +1,3 @@
+// show_papers: the papers a picture draws
+MATCH (p:Paper) WHERE p.paper_id IN $ids
+RETURN p.paper_id AS id, p.title AS title, p.year AS year, p.arxiv_id AS arxiv_id, p.doi AS doi
