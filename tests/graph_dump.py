@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from paperkg.ingest.graph.contract import NODES
+
 VOLATILE = {"run_id", "ingested_at", "started_at", "ended_at", "path"}
 
 DUMP_NODES = """
@@ -25,8 +27,7 @@ def _name(labels: list[str], props: dict[str, Any], document_names: dict[str, st
     label = labels[0]
     if label == "Document" and document_names:
         return (label, document_names[props["doc_id"]])
-    key = {"Paper": "paper_id", "Claim": "claim_id", "Source": "source_id", "Document": "doc_id",
-           "Evidence": "key"}[label]
+    key = NODES[label][0]
     return (label, props[key])
 
 

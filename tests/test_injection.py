@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from procs import count, run
 
+from paperkg.ingest.graph import contract
 from paperkg.ingest.run import ingest_paths
 from paperkg.library import UnknownPaper
 
@@ -174,12 +175,13 @@ def test_paperkg_query_prints_hostile_values_verbatim(kb, tmp_path):
 # -- static scan ---------------------------------------------------------------------------
 
 CYPHER_WORD = re.compile(r"\b(MATCH|MERGE|CREATE|SET|WHERE|RETURN|DELETE|DETACH|UNWIND|CALL|REMOVE|LOAD CSV)\b")
-LABELS = {"Paper", "Claim", "Source", "Document", "Evidence", "IngestRun", "IngestLock"}
-TYPES = {"CITES", "MAKES", "CHECKED_AGAINST", "SUPPORTS", "REFERS_TO", "MENTIONS", "OF"}
+# The fixed lists are the graph contract's (every one of them used, none other).
+LABELS = set(contract.LABELS)
+TYPES = set(contract.TYPES)
 
 
 def python_files() -> list[Path]:
-    """paperkg/ and ingest/ (linked into the package as paperkg/ingest), each file once."""
+    """The package's Python files: paperkg/ and ingest/ (the package paperkg.ingest)."""
     return sorted({p.resolve() for folder in ("paperkg", "ingest") for p in (ROOT / folder).rglob("*.py")})
 
 

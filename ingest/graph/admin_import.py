@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from paperkg.db import KnowledgeBase, connect
+from paperkg.ingest.graph.contract import NODES, RELATIONSHIPS
 from paperkg.ingest.graph.identity import Evidence, Work, resolve
 from paperkg.ingest.graph.rows import Assertions
 from paperkg.ingest.graph.write import batch_rows, document_row, fold
@@ -42,46 +43,6 @@ from paperkg.statements import statements
 # no control characters but tab and newline), so no element needs escaping.
 ARRAY_DELIMITER = "\x1f"
 DATABASE = "neo4j"
-
-# The properties of each node label and relationship type, with the importer's value types.
-# Integers are `long` (Cypher integers are 64-bit).
-_MENTION = {"title": "string", "title_norm": "string", "year": "long", "venue": "string", "authors": "string[]",
-            "cited_by_count": "long", "reference_count": "long", "builds_on_in_map": "long",
-            "first_posted": "date", "abstract": "string", "url": "string", "reference_text": "string"}
-NODES: dict[str, tuple[str, dict[str, str]]] = {  # label: (key, properties)
-    "Paper": ("paper_id", {"arxiv_id": "string", "doi": "string", "dois": "string[]", "fallback": "string",
-                           **_MENTION}),
-    "Evidence": ("key", {"arxiv_id": "string", "doi": "string", "title_norm": "string", "year": "long",
-                         "fallback": "string"}),
-    "Document": ("doc_id", {"path": "string", "sha256": "string", "kind": "string", "size_bytes": "long",
-                            "paper_key": "string", "warnings": "string[]", "run_id": "string",
-                            "ingested_at": "datetime"}),
-    "Claim": ("claim_id", {"text": "string", "quotes": "string[]", "kind": "string", "basis": "string",
-                           "section": "string", "substantial": "boolean", "sources_checked": "long",
-                           "sources_total": "long", "flags": "string[]", "flag_reasons": "string[]",
-                           "support_note": "string", "rests_on_assumption": "boolean",
-                           "also_stated_in": "string[]", "origin": "string"}),
-    "Source": ("source_id", {"key": "string", "first_author": "string", "year": "long", "year_suffix": "string",
-                             "matched": "boolean"}),
-}
-_DOCS = {"docs": "string[]"}
-RELATIONSHIPS: dict[str, tuple[str, str, str, dict[str, str]]] = {  # file: (type, start, end, properties)
-    "paper_cites": ("CITES", "Paper", "Paper", _DOCS),
-    "paper_mentions": ("MENTIONS", "Document", "Paper", {
-        **_MENTION, "rank": "long", "key": "string", "lines": "long[]", "subject": "boolean",
-        "cited": "boolean", "citing": "boolean", "sources": "string[]"}),
-    "evidence_of": ("OF", "Evidence", "Paper", {}),
-    "claim_mentions": ("MENTIONS", "Document", "Claim", {}),
-    "source_mentions": ("MENTIONS", "Document", "Source", {}),
-    "makes": ("MAKES", "Paper", "Claim", _DOCS),
-    "claim_cites": ("CITES", "Claim", "Source", _DOCS),
-    "checked_against": ("CHECKED_AGAINST", "Claim", "Source",
-                        {"verdict": "string", "confidence": "double", "rationale": "string", "ambiguous": "boolean",
-                         **_DOCS}),
-    "supports": ("SUPPORTS", "Source", "Claim", _DOCS),
-    "refers_to": ("REFERS_TO", "Source", "Paper", _DOCS),
-}
-
 
 def node_file(label: str) -> str:
     """The name (without .csv) of an export's file of `label` nodes: `papers` for Paper."""

@@ -12,12 +12,15 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from paperkg.ingest.graph.contract import NODES
 from paperkg.ingest.graph.identity import (RANK_CARD_ITEM, RANK_RAW_REFERENCE, RANK_REFERENCE, RANK_SUBJECT, Evidence,
                                            Mention)
 from paperkg.ingest.parse.identifiers import normalise_arxiv_id, split_doi
 from paperkg.ingest.parse.models import Card, Page, RawReference, Reference
 from paperkg.ingest.parse.normalise import index_key, title_norm
 from paperkg.ingest.parse.values import parse_count
+
+CLAIM_PROPERTIES = tuple(NODES["Claim"][1])  # a claim's row holds the model's fields of these names
 
 SUBJECT = 0  # the document's own paper is always mention 0
 YEAR_WITH_SUFFIX = re.compile(r"\b((?:19|20)\d\d)([a-z])?\b")
@@ -195,14 +198,8 @@ def _claims(page: Page, out: Assertions, references: list[tuple[Reference, int]]
     pairs: set[tuple[str, str]] = set()
     for claim in page.claims:
         claim_id = "claim:" + _digest(page_key, _text_key(claim.text))
-        out.claims.append({"claim_id": claim_id, "properties": {
-            "text": claim.text, "quotes": claim.quotes, "kind": claim.kind, "basis": claim.basis,
-            "section": claim.section, "substantial": claim.substantial,
-            "sources_checked": claim.sources_checked, "sources_total": claim.sources_total,
-            "flags": claim.flags, "flag_reasons": claim.flag_reasons, "support_note": claim.support_note,
-            "rests_on_assumption": claim.rests_on_assumption, "also_stated_in": claim.also_stated_in,
-            "origin": claim.origin,
-        }})
+        out.claims.append({"claim_id": claim_id,
+                           "properties": {name: getattr(claim, name) for name in CLAIM_PROPERTIES}})
         for cited in claim.sources:
             source_id = "source:" + _digest(page_key, cited.key_norm)
             source = sources.setdefault(source_id, {"source_id": source_id, "properties": {

@@ -18,21 +18,17 @@ from neo4j import ManagedTransaction, Result
 
 from paperkg.statements import statement
 
+from paperkg.ingest.graph.contract import IDENTITY_PROPERTIES, UNIT_PROPERTIES
 from paperkg.ingest.graph.identity import Evidence, Work, identifier_keys, resolve
 from paperkg.ingest.graph.rows import Assertions, Unit
 
 T = TypeVar("T")
 ROWS_PER_STATEMENT = 5000
-# A Paper's identifiers come from resolution, never from the fold of its statements.
-IDENTITY_PROPERTIES = ("paper_id", "arxiv_id", "doi", "dois", "fallback", "title_lower")
-# What a MENTIONS relationship says about the mention itself rather than about the work.
-UNIT_PROPERTIES = ("rank", "key", "lines", "subject", "cited", "citing", "sources")
 
 
 class Rows(list):
-    """A statement's rows, shown in a log by their number. The driver formats every parameter
-    for its debug log even when that log is off (neo4j 6.4, `Bolt5x5.run`): a batch's rows
-    took 4% of an ingest to format."""
+    """A statement's rows, shown in a log by their number: the driver formats every parameter
+    for its debug log even when that log is off (neo4j 6.4, `Bolt5x5.run`)."""
 
     def __repr__(self) -> str:
         return f"<{len(self)} rows>"
