@@ -12,11 +12,18 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCKERFILE = ROOT / "docker" / "Dockerfile"
+
+
+def package_folders() -> dict[str, str]:
+    """pyproject.toml's package-dir: each package made of a folder of the repository."""
+    with (ROOT / "pyproject.toml").open("rb") as handle:
+        return tomllib.load(handle)["tool"]["setuptools"]["package-dir"]
 
 
 def instructions() -> list[tuple[str, str]]:
@@ -35,12 +42,12 @@ def test_job_image_is_python_3_11_slim_run_as_a_non_root_user_with_paperkg_as_en
     assert ("ENTRYPOINT", '["paperkg"]') in final
 
 
-def test_job_image_build_stage_copies_every_directory_the_package_links_in():
+def test_job_image_build_stage_copies_every_folder_the_package_is_made_of():
     copied = {args.split()[0] for op, args in instructions() if op == "COPY" and not args.startswith("--from")}
-    linked = {path.name for path in (ROOT / "paperkg").iterdir() if path.is_symlink()}
-    assert linked <= copied, f"COPY these too: {sorted(linked - copied)}"
+    folders = set(package_folders().values())
+    assert folders <= copied, f"COPY these too: {sorted(folders - copied)}"
     ignore = (ROOT / "docker" / "Dockerfile.dockerignore").read_text().split()
-    assert {f"!{name}/" for name in linked | {"paperkg"}} <= set(ignore)
+    assert {f"!{name}/" for name in folders} <= set(ignore)
 
 
 def test_job_image_wheel_built_from_the_copied_paths_alone_runs_paperkg(tmp_path):
@@ -51,7 +58,7 @@ def test_job_image_wheel_built_from_the_copied_paths_alone_runs_paperkg(tmp_path
             for source in args.split()[:-1]:
                 path = ROOT / source
                 if path.is_dir():
-                    shutil.copytree(path, context / source, symlinks=True,
+                    shutil.copytree(path, context / source,
                                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
                 else:
                     shutil.copy2(path, context / source)

@@ -1,0 +1,45 @@
+"""The package is its folders, mapped by pyproject.toml's package-dir, with no symbolic links:
+a checkout works where links are not supported, and the wheel and this (editable) install hold
+the same files."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from importlib import resources
+from pathlib import Path
+
+from test_dockerfile import ROOT, package_folders
+
+
+def test_the_repository_holds_no_symbolic_links():
+    entries = subprocess.run(["git", "ls-files", "-s"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert [line for line in entries.splitlines() if line.startswith("120000")] == []
+
+
+def _shipped() -> dict[str, Path]:
+    """Each tracked file of the package's folders, by its name inside the wheel."""
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    folders = package_folders()
+    shipped = {}
+    for name in tracked:
+        for package, folder in sorted(folders.items(), key=lambda item: -len(item[1])):
+            if name.startswith(folder + "/"):
+                shipped[package.replace(".", "/") + name[len(folder):]] = ROOT / name
+                break
+    return shipped
+
+
+def test_the_wheel_holds_every_file_of_the_package_folders_and_this_install_reads_them_alike(tmp_path):
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--disable-pip-version-check",
+                    "-w", str(tmp_path), str(ROOT)], check=True, timeout=300)
+    (wheel,) = tmp_path.glob("paperkg-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        contents = {name: archive.read(name) for name in archive.namelist() if ".dist-info/" not in name}
+    assert sorted(contents) == sorted(_shipped())
+    packages = {name.rpartition("/")[0] for name in contents if name.endswith("/__init__.py")}
+    for name, data in contents.items():
+        package = max((p for p in packages if name.startswith(p + "/")), key=len)
+        found = resources.files(package.replace("/", ".")).joinpath(name[len(package) + 1:])
+        assert found.is_file() and found.read_bytes() == data, name
