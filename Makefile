@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: run test bench stop clean
+.PHONY: run test lint bench stop clean
 
 $(BIN)/paperkg: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,15 @@ run: $(BIN)/paperkg
 test: $(VENV)/.test-extras
 	$(BIN)/pytest
 
+# ruff (lint and format) and mypy over the package as installed: mypy reads a non-editable
+# copy, because the package is made of several folders (package-dir) that it cannot map.
+lint: $(VENV)/.test-extras
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	rm -rf build/typecheck
+	$(BIN)/pip install --quiet --no-deps --target build/typecheck .
+	cd build/typecheck && $(CURDIR)/$(BIN)/mypy --config-file $(CURDIR)/pyproject.toml -p paperkg
+
 # The performance benchmark (not part of the suite): 2k, 10k and 50k papers, about 30 minutes.
 # It runs paperkg with its core dependencies only, as a scheduled re-ingestion job is installed:
 # where pandas is installed the driver imports it at start-up, 0.25 s of every run.
@@ -50,4 +59,4 @@ stop: $(BIN)/paperkg
 	$(BIN)/paperkg db stop
 
 clean:
-	rm -rf $(VENV) $(BENCH_VENV) .pytest_cache
+	rm -rf $(VENV) $(BENCH_VENV) .pytest_cache build
