@@ -36,8 +36,8 @@ from paperkg.lock import IngestLock
 from paperkg.schema import apply_schema
 from paperkg.statements import statement
 
-# A batch also ends at this many bytes of documents: a claim-check page is ~30 times a card,
-# and 200 pages in one transaction (and parsed ahead) took the process past 300 MB.
+# A batch also ends at this many bytes of documents: a claim-check page is many times a card,
+# and a batch of pages (parsed ahead) must not grow memory with the corpus (docs/performance.md).
 BYTES_PER_TRANSACTION = 2 * 1024 * 1024
 HASH_LOOKUP_BATCH = 1000
 FULL_COLLECTION_EVERY = 100  # batches; see _collected_per_batch
@@ -518,8 +518,8 @@ def _write(kb: KnowledgeBase, batch: Batch, results: dict[str, DocumentResult], 
 
 def _transaction(kb: KnowledgeBase, batch: Batch, run_id: str) -> BatchResult:
     try:
-        # All of a statement's records in one reply (paper_candidates returns thousands): the
-        # default of 1,000 per PULL costs a round trip each, which made a 10k ingest 30% slower.
+        # All of a statement's records in one reply (identity lookups return thousands): the
+        # default of 1,000 per PULL costs a round trip each (docs/performance.md).
         with kb.driver.session(database=kb.database, fetch_size=-1) as session:
             return session.execute_write(write_batch, batch, run_id)
     except (ServiceUnavailable, SessionExpired, DatabaseUnavailable) as exc:
