@@ -11,9 +11,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import Any, NamedTuple
+
+from pydantic import TypeAdapter
 
 from .models import RawFields, RawReference
+
+# One validation per page for all its entries: far quicker than a model per entry.
+_RAW_REFERENCES = TypeAdapter(list[RawReference])
 
 # A page break inside an entry leaves the publisher imprint on a line of its own (B.8):
 # `Curran Associates, Inc., 2020. URL …` continues the line before.
@@ -223,6 +228,11 @@ def _names(text: str) -> bool:
 
 
 def parse_raw_reference(text: str, *, orphan_fragment: bool = False) -> RawFields:
+    return RawFields.model_validate(_raw_fields(text, orphan_fragment))
+
+
+def _raw_fields(text: str, orphan_fragment: bool) -> dict[str, Any]:
+    """The fields of RawFields, unvalidated: parse_raw_references validates its entries at once."""
     urls = _urls(text)
     authors: list[str] = []
     title = venue = None
@@ -237,15 +247,15 @@ def parse_raw_reference(text: str, *, orphan_fragment: bool = False) -> RawField
         urls = [url for url in urls if url.start < len(own)]
     elif orphan_fragment:
         venue = _venue(text)
-    return RawFields(
-        authors=authors,
-        title=title,
-        year=_year(own, urls),
-        venue=venue,
-        url=urls[0].url if urls else None,
-        doi=_doi(own),
-        arxiv_id=_arxiv_id(own, urls),
-    )
+    return {
+        "authors": authors,
+        "title": title,
+        "year": _year(own, urls),
+        "venue": venue,
+        "url": urls[0].url if urls else None,
+        "doi": _doi(own),
+        "arxiv_id": _arxiv_id(own, urls),
+    }
 
 
 def parse_raw_references(lines: list[tuple[int, str]]) -> list[RawReference]:
@@ -263,13 +273,13 @@ def parse_raw_references(lines: list[tuple[int, str]]) -> list[RawReference]:
         text = " ".join(part.text for part in parts)
         orphan = text.startswith(_ORPHAN_START) or bool(_CONTINUATION.match(text))
         references.append(
-            RawReference(
-                text=text,
-                link_labels=labels,
-                orphan_fragment=orphan,
-                line=parts[0].number,
-                continuation_lines=[part.number for part in parts[1:]],
-                **parse_raw_reference(text, orphan_fragment=orphan).model_dump(),
-            )
+            {
+                "text": text,
+                "link_labels": labels,
+                "orphan_fragment": orphan,
+                "line": parts[0].number,
+                "continuation_lines": [part.number for part in parts[1:]],
+                **_raw_fields(text, orphan),
+            }
         )
-    return references
+    return _RAW_REFERENCES.validate_python(references)

@@ -90,7 +90,4 @@ def read_lines(data: bytes, path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> tu
         lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if meta.final_newline:
         lines.pop()
-    # Only a line that ends in a space or tab needs stripping; most documents have none.
-    if " \n" in text or "\t\n" in text or "\t\r" in text or " \r" in text or text.endswith((" ", "\t")):
-        return [line.rstrip(" \t") for line in lines], meta
-    return lines, meta
+    return [line.rstrip(" \t") for line in lines], meta
