@@ -20,8 +20,11 @@ _FIRST_POSTED = re.compile(r"First posted on arXiv ([0-9]{1,2} [A-Za-z]+ [0-9]{4
 _LIST_HEADING = re.compile(r"(Builds on|Built on by) \(most cited first, ([0-9,]+) of ([0-9,]+)\)")
 _ITEM_TAIL = re.compile(r"(https?://\S+)\) \(([0-9]{4})\)")
 _PAPER_PATH = "/paper/"
-# What normalise_arxiv_id accepts unchanged (ARXIV_NEW); anything else goes through it.
-_PLAIN_ARXIV_ID = re.compile(r"\d{4}\.\d{4,5}(?:v\d+)?")
+# What normalise_arxiv_id accepts unchanged (ARXIV_NEW or ARXIV_OLD); anything else goes through it.
+_PLAIN_ARXIV_ID_PATTERN = r"(?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?"
+_PLAIN_ARXIV_ID = re.compile(_PLAIN_ARXIV_ID_PATTERN)
+# The tail of an item whose link ends in a plain arXiv id: link, id, year.
+_USUAL_TAIL = re.compile(rf"(https?://\S+?{_PAPER_PATH}({_PLAIN_ARXIV_ID_PATTERN})/)\) \(([0-9]{{4}})\)")
 
 # Sections in the order a card prints them; each may be missing except the abstract.
 _ORDER = ("Key facts", "Builds on", "Built on by", "Abstract")
@@ -71,7 +74,14 @@ def _parse_item(text: str, path: str, line: int) -> dict[str, Any]:
     The fields of a CardItem: a card's list is validated in one call, which is much quicker
     than one model per item."""
     split = text.rfind("](")
-    tail = _ITEM_TAIL.fullmatch(text, split + 2) if text.startswith("- [") and split > 3 else None
+    if not text.startswith("- [") or split <= 3:
+        raise ParseError(path, line, f"malformed list item: {excerpt(text)}")
+    # The usual link, one match for what the steps below check one by one; it stands only
+    # where they would take the same id (after the link's first `/paper/`), else they decide.
+    usual = _USUAL_TAIL.fullmatch(text, split + 2)
+    if usual is not None and text.find(_PAPER_PATH, split + 2) == usual.start(2) - len(_PAPER_PATH):
+        return {"title": text[3:split], "arxiv_id": usual[2], "year": int(usual[3]), "url": usual[1], "line": line}
+    tail = _ITEM_TAIL.fullmatch(text, split + 2)
     if tail is None:
         raise ParseError(path, line, f"malformed list item: {excerpt(text)}")
     url = tail[1]
@@ -165,7 +175,8 @@ def parse_card(lines: list[str], *, path: str, sha256: str, text_meta: TextMeta)
                 raise ParseError(
                     path, heading_line, f"'## {name}' says {shown} shown but {len(items)} items follow"
                 )
-            lists[name] = CardList.model_validate({"shown": shown, "total": total, "items": items, "line": heading_line})
+            lists[name] = CardList.model_validate({"shown": shown, "total": total, "items": items, "line": heading_line},
+                                                  strict=True)
     if abstract is None:
         raise ParseError(path, len(lines), "missing '## Abstract' (card cut short?)")
 

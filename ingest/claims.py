@@ -615,4 +615,4 @@ def parse_claims(lines: list[str], start: int, path: str) -> ClaimsRegion:
                 "sources": [],
             }
         )
-    return ClaimsRegion(flag_summary, _CLAIMS.validate_python(claims), warnings, stream.next_index)
+    return ClaimsRegion(flag_summary, _CLAIMS.validate_python(claims, strict=True), warnings, stream.next_index)

@@ -282,4 +282,4 @@ def parse_raw_references(lines: list[tuple[int, str]]) -> list[RawReference]:
                 **_raw_fields(text, orphan),
             }
         )
-    return _RAW_REFERENCES.validate_python(references)
+    return _RAW_REFERENCES.validate_python(references, strict=True)

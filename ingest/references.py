@@ -129,4 +129,4 @@ def parse_reference_list(
             raise ParseError(path, index + 1, f"title line without an author line in {what}: {excerpt(text)}")
         references.append(_reference(text, author, index + 1))
         index += 2
-    return _REFERENCES.validate_python(references), index
+    return _REFERENCES.validate_python(references, strict=True), index
