@@ -36,8 +36,11 @@ _ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf)/([0-9]{4}\.[0-9]{4,5}|[a-z-]{2,
 _ARXIV_LABEL = re.compile(r"arXiv: ?([0-9]{4}\.[0-9]{4,5})", re.IGNORECASE)
 _ARXIV_DOI = re.compile(r"10\.48550/arxiv\.([0-9]{4}\.[0-9]{4,5})", re.IGNORECASE)
 _LABELLED_DOI = re.compile(r"doi: ?(10\.[0-9]{4,9}/[^\s\"]+)", re.IGNORECASE)
-_ANY_DOI = re.compile(r"(?<![0-9A-Za-z])(10\.[0-9]{4,9}/[^\s\"]+)")
-_YEAR = re.compile(r"(?<![0-9-])(1[89][0-9]{2}|20[0-9]{2})[a-z]?(?![0-9-])")
+# The leading lookaheads repeat what the match must start with, so the search skips ahead to
+# those characters instead of testing the lookbehind at every position.
+_ANY_DOI = re.compile(r"(?=10\.)(?<![0-9A-Za-z])(10\.[0-9]{4,9}/[^\s\"]+)")
+_YEAR = re.compile(r"(?=[12])(?<![0-9-])(1[89][0-9]{2}|20[0-9]{2})[a-z]?(?![0-9-])")
+_DOI_START = "10."  # every DOI pattern above needs it
 
 # Where a title ends: a sentence end before something capitalised (or a URL / arXiv note) …
 _SENTENCE_END = re.compile(r"([.?!]) (?=[A-Z0-9\"“'(\[]|http|arXiv)")
@@ -171,6 +174,8 @@ def _arxiv_id(text: str, urls: list[_Url]) -> str | None:
 
 
 def _doi(text: str) -> str | None:
+    if _DOI_START not in text:
+        return None
     match = _LABELLED_DOI.search(text) or _ANY_DOI.search(text)
     return match[1].rstrip(_TRAILING_PUNCTUATION) if match else None
 
