@@ -8,7 +8,7 @@ from typing import Any
 
 from .errors import ParseError, excerpt
 from .identity import normalise_arxiv_id
-from .models import Card, CardList, TextMeta
+from .models import Card, CardItem, CardList, TextMeta, built
 from .normalise import title_norm
 from .reconcile import reconcile_card
 from .values import parse_count, parse_day_month_year
@@ -71,8 +71,7 @@ def _parse_fact(text: str, facts: _Facts, path: str, line: int) -> None:
 def _parse_item(text: str, path: str, line: int) -> dict[str, Any]:
     """`- [<title>](https://…/paper/<id>/) (<yyyy>)`; the title runs to the last `](` (A).
 
-    The fields of a CardItem: a card's list is validated in one call, which is much quicker
-    than one model per item."""
+    The fields of a CardItem, in its order."""
     split = text.rfind("](")
     if not text.startswith("- [") or split <= 3:
         raise ParseError(path, line, f"malformed list item: {excerpt(text)}")
@@ -170,13 +169,12 @@ def parse_card(lines: list[str], *, path: str, sha256: str, text_meta: TextMeta)
         else:
             shown = _count(list_heading[2], path, heading_line)
             total = _count(list_heading[3], path, heading_line)
-            items = [_parse_item(text, path, number) for number, text in body]
+            items = [built(CardItem, _parse_item(text, path, number)) for number, text in body]
             if len(items) != shown:
                 raise ParseError(
                     path, heading_line, f"'## {name}' says {shown} shown but {len(items)} items follow"
                 )
-            lists[name] = CardList.model_validate({"shown": shown, "total": total, "items": items, "line": heading_line},
-                                                  strict=True)
+            lists[name] = built(CardList, {"shown": shown, "total": total, "items": items, "line": heading_line})
     if abstract is None:
         raise ParseError(path, len(lines), "missing '## Abstract' (card cut short?)")
 

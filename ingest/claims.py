@@ -11,10 +11,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from pydantic import TypeAdapter
-
 from .errors import ParseError, excerpt
-from .models import Claim, FlagCount
+from .models import CitedSource, Claim, FlagCount, built
 from .values import MAX_COUNT, parse_count
 
 END = "Citations"
@@ -48,8 +46,6 @@ _CONFIDENCE = re.compile(r"\(LLM, conf=([0-9]{1,3}(?:\.[0-9]{1,6})?)\)")
 _VERDICT_MARK = "(LLM, conf="
 # B.5 rule 2: a lowercase letter or one of .:?!) directly followed by an uppercase letter.
 _SPLIT_AFTER = frozenset(".:?!)")
-# A region's claims are validated at once (with their sources): much quicker than one by one.
-_CLAIMS = TypeAdapter(list[Claim])
 
 
 # ---------------------------------------------------------------- elements
@@ -420,7 +416,7 @@ def _split_section(glued: str, known: list[str]) -> tuple[str, str] | None:
     return None
 
 
-def _sources(draft: _Draft, warnings: list[str]) -> list[dict[str, Any]]:
+def _sources(draft: _Draft, warnings: list[str]) -> list[CitedSource]:
     """FORMAT.md B.4's deterministic rule for which listed sources were checked and what was found."""
     checked = draft.status.checked or 0
     with_verdict = sum(source.verdict is not None for source in draft.sources)
@@ -443,20 +439,23 @@ def _sources(draft: _Draft, warnings: list[str]) -> list[dict[str, Any]]:
             remaining -= 1
         first_author, year, suffix, key_norm = parse_cite_key(source.cite.key)
         result.append(
-            {
-                "key": source.cite.key,
-                "first_author": first_author,
-                "year": year,
-                "year_suffix": suffix,
-                "key_norm": key_norm,
-                "matched": source.cite.matched,
-                "checked": is_checked,
-                "verdict": verdict,
-                "confidence": confidence,
-                "rationale": rationale,
-                "ambiguous": pick,
-                "line": source.cite.line,
-            }
+            built(
+                CitedSource,
+                {
+                    "key": source.cite.key,
+                    "first_author": first_author,
+                    "year": year,
+                    "year_suffix": suffix,
+                    "key_norm": key_norm,
+                    "matched": source.cite.matched,
+                    "checked": is_checked,
+                    "verdict": verdict,
+                    "confidence": confidence,
+                    "rationale": rationale,
+                    "ambiguous": pick,
+                    "line": source.cite.line,
+                },
+            )
         )
     return result
 
@@ -509,7 +508,7 @@ def _first_author(author: str) -> str:
 
 
 def _claim(draft: _Draft, origin: str, section: str | None, text: str, warnings: list[str]) -> dict[str, Any]:
-    """The fields of a Claim: parse_claims validates the region's claims at once."""
+    """The fields of a Claim, in its order: a support note may still add to them."""
     if draft.rests is not None and draft.rests.text != text:
         warnings.append(f"line {draft.rests.line}: 'Rests on an assumption' repeats a different text than its claim")
     return {
@@ -615,4 +614,4 @@ def parse_claims(lines: list[str], start: int, path: str) -> ClaimsRegion:
                 "sources": [],
             }
         )
-    return ClaimsRegion(flag_summary, _CLAIMS.validate_python(claims, strict=True), warnings, stream.next_index)
+    return ClaimsRegion(flag_summary, [built(Claim, claim) for claim in claims], warnings, stream.next_index)

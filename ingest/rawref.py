@@ -13,12 +13,7 @@ import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from pydantic import TypeAdapter
-
-from .models import RawFields, RawReference
-
-# One validation per page for all its entries: far quicker than a model per entry.
-_RAW_REFERENCES = TypeAdapter(list[RawReference])
+from .models import RawFields, RawReference, built
 
 # A page break inside an entry leaves the publisher imprint on a line of its own (B.8):
 # `Curran Associates, Inc., 2020. URL …` continues the line before.
@@ -237,7 +232,7 @@ def parse_raw_reference(text: str, *, orphan_fragment: bool = False) -> RawField
 
 
 def _raw_fields(text: str, orphan_fragment: bool) -> dict[str, Any]:
-    """The fields of RawFields, unvalidated: parse_raw_references validates its entries at once."""
+    """The fields of RawFields, in its order."""
     urls = _urls(text)
     authors: list[str] = []
     title = venue = None
@@ -277,14 +272,8 @@ def parse_raw_references(lines: list[tuple[int, str]]) -> list[RawReference]:
     for parts, labels in entries:
         text = " ".join(part.text for part in parts)
         orphan = text.startswith(_ORPHAN_START) or bool(_CONTINUATION.match(text))
-        references.append(
-            {
-                "text": text,
-                "link_labels": labels,
-                "orphan_fragment": orphan,
-                "line": parts[0].number,
-                "continuation_lines": [part.number for part in parts[1:]],
-                **_raw_fields(text, orphan),
-            }
-        )
-    return _RAW_REFERENCES.validate_python(references, strict=True)
+        fields = _raw_fields(text, orphan)  # RawReference's own fields follow those of RawFields
+        fields.update(text=text, link_labels=labels, orphan_fragment=orphan, line=parts[0].number,
+                      continuation_lines=[part.number for part in parts[1:]])
+        references.append(built(RawReference, fields))
+    return references
