@@ -165,7 +165,7 @@ def import_into(instance: Instance, directory: Path, *, heap: str = "1g") -> Non
 def finish_import(kb: KnowledgeBase) -> None:
     """After an import, on the running server: constraints and indexes, and the empty lists back."""
     apply_schema(kb)
-    with kb.driver.session(database=kb.database) as session:
+    with kb.session() as session:
         for text in statements("restore_empty_lists"):
             session.run(text.rstrip(";")).consume()
 
