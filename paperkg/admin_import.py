@@ -11,9 +11,11 @@ same provenance, paper properties folded from the MENTIONS statements like
 `cypher/refold_papers.cypher`, and the same works: `identity.resolve` over the corpus's
 evidence, which ingestion reaches batch by batch.
 
-Two passes keep memory to the evidence and the relationships still to be combined: the first
-parses every document, collects its distinct evidence and spools what it asserts to a
-temporary file; the second maps evidence to papers and writes the rows.
+Two passes keep memory to the corpus's distinct evidence and its works: the first parses every
+document, collects its distinct evidence and spools what it asserts to a temporary file; the
+second maps evidence to papers and writes the rows, spilling what several documents state
+about one key (a paper's properties, a claim, a relationship) to partitions on disk that are
+combined one at a time.
 """
 
 from __future__ import annotations
