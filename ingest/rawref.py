@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .models import RawFields, RawReference, built
@@ -74,6 +75,8 @@ def strip_link_labels(text: str) -> tuple[str, list[str]]:
     return text[:end], labels[::-1]
 
 
+# Pure, and called for every author token; the same few initials recur all through a page.
+@lru_cache(maxsize=1 << 14)
 def _is_initial(word: str) -> bool:
     """`A`, `J.K`, `Y.-W` — given-name initials, after which a `.` does not end the author list."""
     letters = [char for char in word if char not in ".-"]

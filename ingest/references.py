@@ -8,6 +8,7 @@ An entry is an optional title line followed by the author line
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -37,6 +38,8 @@ def _author_line(text: str) -> _AuthorLine | None:
     return None if cited_by is None else _AuthorLine(self_citation, head, cited_by)
 
 
+# Pure, and called for every author token; the same few initials recur all through a page.
+@lru_cache(maxsize=1 << 14)
 def _is_initials(token: str) -> bool:
     """`A.`, `G. E.`, `M.-W.`, `D. ".` — the given-name part of a "Surname, Initials" author."""
     if "." not in token:
