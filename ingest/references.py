@@ -8,8 +8,8 @@ An entry is an optional title line followed by the author line
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .errors import ParseError, excerpt
