@@ -1,7 +1,7 @@
 """An ingestion run: find documents, skip unchanged ones, parse, map, write, record the run.
 
 Data flows one way: read file → parse to models (paperkg.ingest.parse) → assertions with
-keys (paperkg.ingest.rows) → identity and rows written per batch (paperkg.ingest.write).
+keys (paperkg.ingest.graph.rows) → identity and rows written per batch (paperkg.ingest.graph.write).
 A document that fails to parse or to write is rejected alone; the others still land.
 """
 
@@ -294,7 +294,7 @@ def _gone(kb: KnowledgeBase, directories: list[Path], discovery: Discovery, foun
 def _retract(kb: KnowledgeBase, doc_ids: list[str], report: RunReport) -> None:
     """Withdraw documents that are no longer in the corpus, a batch of them per transaction."""
     for part in chunks(doc_ids, DOCS_PER_TRANSACTION):
-        with kb.driver.session(database=kb.database) as session:
+        with kb.session() as session:
             result: BatchResult = session.execute_write(retract_documents, part)
         report.identity.update({"merged": result.merged, "split": result.split})
 
@@ -520,7 +520,7 @@ def _transaction(kb: KnowledgeBase, batch: Batch, run_id: str) -> BatchResult:
     try:
         # All of a statement's records in one reply (identity lookups return thousands): the
         # default of 1,000 per PULL costs a round trip each (docs/performance.md).
-        with kb.driver.session(database=kb.database, fetch_size=-1) as session:
+        with kb.session(fetch_size=-1) as session:
             return session.execute_write(write_batch, batch, run_id)
     except (ServiceUnavailable, SessionExpired, DatabaseUnavailable) as exc:
         uri = kb.settings.uri if kb.settings else "the server"

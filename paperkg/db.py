@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from neo4j import Driver, GraphDatabase, RoutingControl
+from neo4j import Driver, GraphDatabase, RoutingControl, Session
 from neo4j.exceptions import AuthError, ClientError, ServiceUnavailable
 
 from paperkg.library import Queries, Result, library
@@ -156,6 +156,14 @@ class KnowledgeBase:
     def close(self) -> None:
         self.driver.close()
 
+    def session(self, **config: Any) -> Session:
+        """A session on this knowledge base's database, for managed write transactions
+        (`session.execute_write`, which retries on transient errors). It shares the bookmarks of
+        `execute_query`, so on a cluster a read routed to a reader after a write waits until
+        that reader has the write (causal consistency), whichever API made either."""
+        return self.driver.session(database=self.database,
+                                   bookmark_manager=self.driver.execute_query_bookmark_manager, **config)
+
     def query(self, name: str, /, **params: Any) -> Result:
         """Run the library query `name` (see `paperkg query --list`); rows as dicts, `.to_df()`."""
         return library().run(self, name, **params)
@@ -191,7 +199,7 @@ class KnowledgeBase:
 
     def reset(self) -> None:
         """Delete every node and relationship in the database (schema stays)."""
-        with self.driver.session(database=self.database) as session:
+        with self.session() as session:
             session.run(statement("reset")).consume()
 
 

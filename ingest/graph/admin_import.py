@@ -11,9 +11,11 @@ same provenance, paper properties folded from the MENTIONS statements like
 `cypher/refold_papers.cypher`, and the same works: `identity.resolve` over the corpus's
 evidence, which ingestion reaches batch by batch.
 
-Two passes keep memory to the evidence and the relationships still to be combined: the first
-parses every document, collects its distinct evidence and spools what it asserts to a
-temporary file; the second maps evidence to papers and writes the rows.
+Two passes keep memory to the corpus's distinct evidence and its works: the first parses every
+document, collects its distinct evidence and spools what it asserts to a temporary file; the
+second maps evidence to papers and writes the rows, spilling what several documents state
+about one key (a paper's properties, a claim, a relationship) to partitions on disk that are
+combined one at a time.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import pickle
 import subprocess
 import tempfile
 import uuid
+import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -43,6 +46,10 @@ from paperkg.statements import statements
 # no control characters but tab and newline), so no element needs escaping.
 ARRAY_DELIMITER = "\x1f"
 DATABASE = "neo4j"
+# Pass 2's spill (see _Spill): partitions on disk, and records held per partition before a write.
+PARTITIONS = 64
+SPILL_RECORDS = 2000
+_COMBINED_EDGES = ("paper_cites", "makes", "claim_cites", "checked_against", "supports", "refers_to")
 
 def node_file(label: str) -> str:
     """The name (without .csv) of an export's file of `label` nodes: `papers` for Paper."""
@@ -127,7 +134,7 @@ def finish_import(kb: KnowledgeBase) -> None:
     """After an import, on the running server: constraints and indexes and the properties they
     derive (claims' status among them), and the empty lists back."""
     apply_schema(kb)
-    with kb.driver.session(database=kb.database) as session:
+    with kb.session() as session:
         for text in statements("restore_empty_lists"):
             session.run(text.rstrip(";")).consume()
 
@@ -175,13 +182,41 @@ class _Edges:
             yield start, end, {**self.properties.get((start, end), {}), "docs": docs}
 
 
+class _Spill:
+    """What pass 2 combines per key (a paper's folded properties, claims and sources stated by
+    several documents, relationships asserted by several) spilled to disk in PARTITIONS files by
+    key, so that each partition is combined on its own: memory holds one partition's share of
+    the corpus, not all of it. Records of one key keep their order."""
+
+    def __init__(self, directory: Path) -> None:
+        self.files = [tempfile.TemporaryFile(dir=directory) for _ in range(PARTITIONS)]
+        self.pending: list[list[tuple]] = [[] for _ in range(PARTITIONS)]
+
+    def add(self, key: str, record: tuple) -> None:
+        partition = zlib.crc32(key.encode()) % PARTITIONS
+        pending = self.pending[partition]
+        pending.append(record)
+        if len(pending) >= SPILL_RECORDS:
+            self._flush(partition)
+
+    def _flush(self, partition: int) -> None:
+        pickle.dump(self.pending[partition], self.files[partition], protocol=pickle.HIGHEST_PROTOCOL)
+        self.pending[partition] = []
+
+    def partitions(self) -> Iterator[Iterator[tuple]]:
+        """Each partition's records in the order they were added; a partition's file is closed
+        once read."""
+        for partition, spill in enumerate(self.files):
+            self._flush(partition)
+            spill.seek(0)
+            yield (record for chunk in _spooled(spill) for record in chunk)
+            spill.close()
+
+
 def _second_pass(documents: Iterator[Assertions], works: dict[Evidence, Work], out: Path,
                  summary: ExportSummary) -> None:
     run_id, now = str(uuid.uuid4()), datetime.now(timezone.utc)
-    folded: dict[str, dict[str, tuple[int, str, Any]]] = {}  # paper → property → (rank, doc_id, value)
-    nodes = {"Claim": {}, "Source": {}}  # key → properties (a later document's statement overrides)
-    edges = {name: _Edges() for name in ("paper_cites", "makes", "claim_cites", "checked_against", "supports",
-                                         "refers_to")}
+    spill = _Spill(out)
     with _Csv.nodes(out, "Document") as document_file, \
             _Csv.relationships(out, "paper_mentions") as paper_mentions, \
             _Csv.relationships(out, "claim_mentions") as claim_mentions, \
@@ -194,55 +229,77 @@ def _second_pass(documents: Iterator[Assertions], works: dict[Evidence, Work], o
                 for mention in paper["mentions"]:  # one statement per evidence
                     statement = {**mention["properties"], **mention["unit"], "rank": mention["rank"]}
                     paper_mentions.write(a.doc_id, paper["paper_id"], properties=statement)
-                    fold(folded.setdefault(paper["paper_id"], {}), mention)
+                    spill.add(paper["paper_id"], ("fold", paper["paper_id"], mention))
             for row in rows["write_paper_cites"]:
-                edges["paper_cites"].add(row["citing"], row["cited"], row["doc_ids"])
+                _spill_edge(spill, "paper_cites", row["citing"], row["cited"], row["doc_ids"])
             for row in rows["write_claims"]:
-                nodes["Claim"].setdefault(row["claim_id"], {}).update(row["properties"])
-                edges["makes"].add(row["paper_id"], row["claim_id"], [a.doc_id])
+                spill.add(row["claim_id"], ("node", "Claim", row["claim_id"], row["properties"]))
+                _spill_edge(spill, "makes", row["paper_id"], row["claim_id"], [a.doc_id])
             for claim_id in dict.fromkeys(row["claim_id"] for row in rows["write_claims"]):
                 claim_mentions.write(a.doc_id, claim_id, properties={})
             for row in rows["write_sources"]:
-                nodes["Source"].setdefault(row["source_id"], {}).update(row["properties"])
+                spill.add(row["source_id"], ("node", "Source", row["source_id"], row["properties"]))
                 source_mentions.write(a.doc_id, row["source_id"], properties={})
             for row in rows["write_claim_cites"]:
-                edges["claim_cites"].add(row["claim_id"], row["source_id"], [a.doc_id])
+                _spill_edge(spill, "claim_cites", row["claim_id"], row["source_id"], [a.doc_id])
             for row in rows["write_checks"]:
                 check = {key: row[key] for key in ("verdict", "confidence", "rationale", "ambiguous")}
-                edges["checked_against"].add(row["claim_id"], row["source_id"], [a.doc_id], check)
+                _spill_edge(spill, "checked_against", row["claim_id"], row["source_id"], [a.doc_id], check)
                 if row["verdict"] == "supported":
-                    edges["supports"].add(row["source_id"], row["claim_id"], [a.doc_id])
+                    _spill_edge(spill, "supports", row["source_id"], row["claim_id"], [a.doc_id])
             for row in rows["write_refers_to"]:
-                edges["refers_to"].add(row["source_id"], row["paper_id"], [a.doc_id])
+                _spill_edge(spill, "refers_to", row["source_id"], row["paper_id"], [a.doc_id])
     resolved = {work.paper_id: work for work in works.values()}
-    with _Csv.nodes(out, "Paper") as paper_file:
-        for paper_id, properties in folded.items():
-            work = resolved[paper_id]
-            identity = {"arxiv_id": work.arxiv_id, "doi": work.doi, "dois": work.dois or None,
-                        "fallback": work.fallback}
-            paper_file.write(paper_id, properties={**{key: value for key, (_, value) in properties.items()},
-                                                   **identity})
     with _Csv.nodes(out, "Evidence") as evidence_file, _Csv.relationships(out, "evidence_of") as evidence_of:
         for evidence, work in sorted(works.items(), key=lambda item: item[0].encode()):
             evidence_file.write(evidence.key, properties={
                 "arxiv_id": evidence.arxiv_id, "doi": evidence.doi, "title_norm": evidence.title_norm,
                 "year": evidence.year, "fallback": evidence.fallback})
             evidence_of.write(evidence.key, work.paper_id, properties={})
-    written = [document_file, paper_mentions, claim_mentions, source_mentions, paper_file, evidence_file, evidence_of]
-    for label, found in nodes.items():
-        with _Csv.nodes(out, label) as label_file:
-            for key, properties in found.items():
-                label_file.write(key, properties=properties)
-        written.append(label_file)
-    for name, found in edges.items():
-        with _Csv.relationships(out, name) as edge_file:
-            for start, end, properties in found.rows():
-                edge_file.write(start, end, properties=properties)
-        written.append(edge_file)
+    combined = {"Paper": _Csv.nodes(out, "Paper"), **{label: _Csv.nodes(out, label) for label in ("Claim", "Source")},
+                **{name: _Csv.relationships(out, name) for name in _COMBINED_EDGES}}
+    try:
+        for records in spill.partitions():
+            _write_partition(records, resolved, combined)
+    finally:
+        for csv_file in combined.values():
+            csv_file.handle.close()
+    written = [document_file, paper_mentions, claim_mentions, source_mentions, evidence_file, evidence_of,
+               *combined.values()]
     counts = {csv.name: csv.rows for csv in written}
     summary.nodes = {label: counts[node_file(label)] for label in NODES}
     for name, (kind, *_) in RELATIONSHIPS.items():
         summary.relationships[kind] = summary.relationships.get(kind, 0) + counts[name]
+
+
+def _spill_edge(spill: _Spill, name: str, start: str, end: str, doc_ids: list[str],
+                properties: dict[str, Any] | None = None) -> None:
+    spill.add(f"{start}\x00{end}", ("edge", name, start, end, doc_ids, properties))
+
+
+def _write_partition(records: Iterator[tuple], resolved: dict[str, Work], out: dict[str, "_Csv"]) -> None:
+    """Combine one partition's records and write its rows: every key's records are in it."""
+    folded: dict[str, dict[str, tuple[tuple, Any]]] = {}  # paper → property → ((rank, doc_id, key), value)
+    nodes: dict[str, dict[str, dict[str, Any]]] = {"Claim": {}, "Source": {}}  # a later statement overrides
+    edges = {name: _Edges() for name in _COMBINED_EDGES}
+    for record in records:
+        if record[0] == "fold":
+            fold(folded.setdefault(record[1], {}), record[2])
+        elif record[0] == "node":
+            nodes[record[1]].setdefault(record[2], {}).update(record[3])
+        else:
+            edges[record[1]].add(*record[2:])
+    for paper_id, properties in folded.items():
+        work = resolved[paper_id]
+        identity = {"arxiv_id": work.arxiv_id, "doi": work.doi, "dois": work.dois or None, "fallback": work.fallback}
+        out["Paper"].write(paper_id, properties={**{key: value for key, (_, value) in properties.items()},
+                                                 **identity})
+    for label, found in nodes.items():
+        for key, properties in found.items():
+            out[label].write(key, properties=properties)
+    for name, found in edges.items():
+        for start, end, properties in found.rows():
+            out[name].write(start, end, properties=properties)
 
 
 # -- CSV in the importer's format ---------------------------------------------------------------

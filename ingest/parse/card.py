@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from typing import Any
 
 from paperkg.ingest.parse.errors import ParseError, excerpt
 from paperkg.ingest.parse.identifiers import normalise_arxiv_id
-from paperkg.ingest.parse.models import Card, CardItem, CardList, TextMeta
+from paperkg.ingest.parse.models import Card, CardItem, CardList, TextMeta, built
 from paperkg.ingest.parse.normalise import title_norm
 from paperkg.ingest.parse.reconcile import reconcile_card
 from paperkg.ingest.parse.values import parse_count, parse_day_month_year
@@ -19,6 +20,11 @@ _FIRST_POSTED = re.compile(r"First posted on arXiv ([0-9]{1,2} [A-Za-z]+ [0-9]{4
 _LIST_HEADING = re.compile(r"(Builds on|Built on by) \(most cited first, ([0-9,]+) of ([0-9,]+)\)")
 _ITEM_TAIL = re.compile(r"(https?://\S+)\) \(([0-9]{4})\)")
 _PAPER_PATH = "/paper/"
+# What normalise_arxiv_id accepts unchanged (ARXIV_NEW or ARXIV_OLD); anything else goes through it.
+_PLAIN_ARXIV_ID_PATTERN = r"(?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?"
+_PLAIN_ARXIV_ID = re.compile(_PLAIN_ARXIV_ID_PATTERN)
+# The tail of an item whose link ends in a plain arXiv id: link, id, year.
+_USUAL_TAIL = re.compile(rf"(https?://\S+?{_PAPER_PATH}({_PLAIN_ARXIV_ID_PATTERN})/)\) \(([0-9]{{4}})\)")
 
 # Sections in the order a card prints them; each may be missing except the abstract.
 _ORDER = ("Key facts", "Builds on", "Built on by", "Abstract")
@@ -62,10 +68,19 @@ def _parse_fact(text: str, facts: _Facts, path: str, line: int) -> None:
         raise ParseError(path, line, f"unrecognised key fact: {excerpt(text)}")
 
 
-def _parse_item(text: str, path: str, line: int) -> CardItem:
-    """`- [<title>](https://…/paper/<id>/) (<yyyy>)`; the title runs to the last `](` (A)."""
+def _parse_item(text: str, path: str, line: int) -> dict[str, Any]:
+    """`- [<title>](https://…/paper/<id>/) (<yyyy>)`; the title runs to the last `](` (A).
+
+    The fields of a CardItem, in its order."""
     split = text.rfind("](")
-    tail = _ITEM_TAIL.fullmatch(text, split + 2) if text.startswith("- [") and split > 3 else None
+    if not text.startswith("- [") or split <= 3:
+        raise ParseError(path, line, f"malformed list item: {excerpt(text)}")
+    # The usual link, one match for what the steps below check one by one; it stands only
+    # where they would take the same id (after the link's first `/paper/`), else they decide.
+    usual = _USUAL_TAIL.fullmatch(text, split + 2)
+    if usual is not None and text.find(_PAPER_PATH, split + 2) == usual.start(2) - len(_PAPER_PATH):
+        return {"title": text[3:split], "arxiv_id": usual[2], "year": int(usual[3]), "url": usual[1], "line": line}
+    tail = _ITEM_TAIL.fullmatch(text, split + 2)
     if tail is None:
         raise ParseError(path, line, f"malformed list item: {excerpt(text)}")
     url = tail[1]
@@ -76,11 +91,14 @@ def _parse_item(text: str, path: str, line: int) -> CardItem:
     if not _names_a_work(title, arxiv_id):
         raise ParseError(path, line, f"list item names no work: its link holds no arXiv id ({excerpt(arxiv_id)}) "
                                      "and its title no words")
-    return CardItem(title=title, arxiv_id=arxiv_id, year=int(tail[2]), url=url, line=line)
+    return {"title": title, "arxiv_id": arxiv_id, "year": int(tail[2]), "url": url, "line": line}
 
 
 def _names_a_work(title: str, arxiv_id: str) -> bool:
     """Whether a paper can be identified by what the card gives: its arXiv id or its title."""
+    # An id as a card's links print it is already in the form normalise_arxiv_id accepts.
+    if _PLAIN_ARXIV_ID.fullmatch(arxiv_id):
+        return True
     return normalise_arxiv_id(arxiv_id) is not None or bool(title_norm(title))
 
 
@@ -151,12 +169,12 @@ def parse_card(lines: list[str], *, path: str, sha256: str, text_meta: TextMeta)
         else:
             shown = _count(list_heading[2], path, heading_line)
             total = _count(list_heading[3], path, heading_line)
-            items = [_parse_item(text, path, number) for number, text in body]
+            items = [built(CardItem, _parse_item(text, path, number)) for number, text in body]
             if len(items) != shown:
                 raise ParseError(
                     path, heading_line, f"'## {name}' says {shown} shown but {len(items)} items follow"
                 )
-            lists[name] = CardList(shown=shown, total=total, items=items, line=heading_line)
+            lists[name] = built(CardList, {"shown": shown, "total": total, "items": items, "line": heading_line})
     if abstract is None:
         raise ParseError(path, len(lines), "missing '## Abstract' (card cut short?)")
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from collections import deque
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from paperkg.ingest.parse.errors import ParseError, excerpt
-from paperkg.ingest.parse.models import Claim, CitedSource, FlagCount
+from paperkg.ingest.parse.models import Claim, CitedSource, FlagCount, built
 from paperkg.ingest.parse.values import MAX_COUNT, parse_count
 
 END = "Citations"
@@ -439,19 +439,22 @@ def _sources(draft: _Draft, warnings: list[str]) -> list[CitedSource]:
             remaining -= 1
         first_author, year, suffix, key_norm = parse_cite_key(source.cite.key)
         result.append(
-            CitedSource(
-                key=source.cite.key,
-                first_author=first_author,
-                year=year,
-                year_suffix=suffix,
-                key_norm=key_norm,
-                matched=source.cite.matched,
-                checked=is_checked,
-                verdict=verdict,
-                confidence=confidence,
-                rationale=rationale,
-                ambiguous=pick,
-                line=source.cite.line,
+            built(
+                CitedSource,
+                {
+                    "key": source.cite.key,
+                    "first_author": first_author,
+                    "year": year,
+                    "year_suffix": suffix,
+                    "key_norm": key_norm,
+                    "matched": source.cite.matched,
+                    "checked": is_checked,
+                    "verdict": verdict,
+                    "confidence": confidence,
+                    "rationale": rationale,
+                    "ambiguous": pick,
+                    "line": source.cite.line,
+                },
             )
         )
     return result
@@ -504,29 +507,30 @@ def _first_author(author: str) -> str:
     return author.split(" & ", 1)[0].strip()
 
 
-def _claim(draft: _Draft, origin: str, section: str | None, text: str, warnings: list[str]) -> Claim:
+def _claim(draft: _Draft, origin: str, section: str | None, text: str, warnings: list[str]) -> dict[str, Any]:
+    """The fields of a Claim, in its order: a support note may still add to them."""
     if draft.rests is not None and draft.rests.text != text:
         warnings.append(f"line {draft.rests.line}: 'Rests on an assumption' repeats a different text than its claim")
-    return Claim(
-        text=text,
-        quotes=draft.quotes,
-        kind=draft.header.kind,
-        basis=draft.header.basis,
-        section=section,
-        substantial=draft.status.substantial,
-        sources_checked=draft.status.checked,
-        sources_total=draft.status.total,
-        flags=draft.flags.kinds if draft.flags else [],
-        flag_reasons=draft.flags.reasons if draft.flags else [],
-        support_note=None,
-        support_note_line=None,
-        rests_on_assumption=draft.rests is not None,
-        also_stated_in=draft.also_stated_in,
-        also_stated_boosted=draft.boosted,
-        origin=origin,
-        line=draft.header.line,
-        sources=_sources(draft, warnings),
-    )
+    return {
+        "text": text,
+        "quotes": draft.quotes,
+        "kind": draft.header.kind,
+        "basis": draft.header.basis,
+        "section": section,
+        "substantial": draft.status.substantial,
+        "sources_checked": draft.status.checked,
+        "sources_total": draft.status.total,
+        "flags": draft.flags.kinds if draft.flags else [],
+        "flag_reasons": draft.flags.reasons if draft.flags else [],
+        "support_note": None,
+        "support_note_line": None,
+        "rests_on_assumption": draft.rests is not None,
+        "also_stated_in": draft.also_stated_in,
+        "also_stated_boosted": draft.boosted,
+        "origin": origin,
+        "line": draft.header.line,
+        "sources": _sources(draft, warnings),
+    }
 
 
 def parse_claims(lines: list[str], start: int, path: str) -> ClaimsRegion:
@@ -578,38 +582,36 @@ def parse_claims(lines: list[str], start: int, path: str) -> ClaimsRegion:
         if split is None:
             raise ParseError(path, draft.header.line, "cannot tell the section from the claim text")
         claims.append(_claim(draft, "flagged", split[0], split[1], warnings))
-    by_text = {claim.text: index for index, claim in enumerate(claims)}
+    by_text = {claim["text"]: index for index, claim in enumerate(claims)}
     for note, text_line, text, quote in notes:
         if text in by_text:
             claim = claims[by_text[text]]
-            if claim.support_note is None:
-                claims[by_text[text]] = claim.model_copy(
-                    update={"support_note": note.note, "support_note_line": note.line}
-                )
+            if claim["support_note"] is None:
+                claim["support_note"], claim["support_note_line"] = note.note, note.line
             else:
-                warnings.append(f"line {note.line}: a second support note for the claim at line {claim.line}")
+                warnings.append(f"line {note.line}: a second support note for the claim at line {claim['line']}")
             continue
         by_text[text] = len(claims)
         claims.append(
-            Claim(
-                text=text,
-                quotes=[quote],
-                kind=None,
-                basis=None,
-                section=None,
-                substantial=None,
-                sources_checked=None,
-                sources_total=None,
-                flags=[],
-                flag_reasons=[],
-                support_note=note.note,
-                support_note_line=note.line,
-                rests_on_assumption=False,
-                also_stated_in=[],
-                also_stated_boosted=False,
-                origin="support_note",
-                line=note.line,
-                sources=[],
-            )
+            {
+                "text": text,
+                "quotes": [quote],
+                "kind": None,
+                "basis": None,
+                "section": None,
+                "substantial": None,
+                "sources_checked": None,
+                "sources_total": None,
+                "flags": [],
+                "flag_reasons": [],
+                "support_note": note.note,
+                "support_note_line": note.line,
+                "rests_on_assumption": False,
+                "also_stated_in": [],
+                "also_stated_boosted": False,
+                "origin": "support_note",
+                "line": note.line,
+                "sources": [],
+            }
         )
-    return ClaimsRegion(flag_summary, claims, warnings, stream.next_index)
+    return ClaimsRegion(flag_summary, [built(Claim, claim) for claim in claims], warnings, stream.next_index)

@@ -6,19 +6,37 @@ Every model forbids unknown fields. Line numbers are 1-based physical lines of t
 from __future__ import annotations
 
 from datetime import date
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
 FlagKind = Literal["probably_not_substantial", "two_claims_in_one", "quote_partly_states"]
 FlagReason = Literal["conclusions_may_not_depend", "too_vague", "no_reason_given"]
 SupportNote = Literal["relies_without_support", "assumption"]
+_M = TypeVar("_M", bound=BaseModel)
 
 
 class _Model(BaseModel):
     """Base of every model here: unknown fields are an error, in every subclass."""
 
     model_config = ConfigDict(extra="forbid")
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def built(model: type[_M], fields: dict[str, Any]) -> _M:
+    """A model of values the parser built itself, every field given in the model's order, as
+    validation would make it but without validating again: the many small records of a
+    document cost more to validate than to parse. A document as a whole (Card, Page) is still
+    validated; tests/test_parse_built.py revalidates every parsed model from plain data."""
+    instance = _new(model)
+    _set(instance, "__dict__", fields)
+    _set(instance, "__pydantic_fields_set__", set(fields))
+    _set(instance, "__pydantic_extra__", None)
+    _set(instance, "__pydantic_private__", None)
+    return instance
 
 
 # ---------------------------------------------------------------- common

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import NamedTuple
+from functools import lru_cache
+from typing import Any, NamedTuple
 
-from paperkg.ingest.parse.models import RawFields, RawReference
+from paperkg.ingest.parse.models import RawFields, RawReference, built
 
 # A page break inside an entry leaves the publisher imprint on a line of its own (B.8):
 # `Curran Associates, Inc., 2020. URL …` continues the line before.
@@ -31,8 +32,11 @@ _ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf)/([0-9]{4}\.[0-9]{4,5}|[a-z-]{2,
 _ARXIV_LABEL = re.compile(r"arXiv: ?([0-9]{4}\.[0-9]{4,5})", re.IGNORECASE)
 _ARXIV_DOI = re.compile(r"10\.48550/arxiv\.([0-9]{4}\.[0-9]{4,5})", re.IGNORECASE)
 _LABELLED_DOI = re.compile(r"doi: ?(10\.[0-9]{4,9}/[^\s\"]+)", re.IGNORECASE)
-_ANY_DOI = re.compile(r"(?<![0-9A-Za-z])(10\.[0-9]{4,9}/[^\s\"]+)")
-_YEAR = re.compile(r"(?<![0-9-])(1[89][0-9]{2}|20[0-9]{2})[a-z]?(?![0-9-])")
+# The leading lookaheads repeat what the match must start with, so the search skips ahead to
+# those characters instead of testing the lookbehind at every position.
+_ANY_DOI = re.compile(r"(?=10\.)(?<![0-9A-Za-z])(10\.[0-9]{4,9}/[^\s\"]+)")
+_YEAR = re.compile(r"(?=[12])(?<![0-9-])(1[89][0-9]{2}|20[0-9]{2})[a-z]?(?![0-9-])")
+_DOI_START = "10."  # every DOI pattern above needs it
 
 # Where a title ends: a sentence end before something capitalised (or a URL / arXiv note) …
 _SENTENCE_END = re.compile(r"([.?!]) (?=[A-Z0-9\"“'(\[]|http|arXiv)")
@@ -71,6 +75,8 @@ def strip_link_labels(text: str) -> tuple[str, list[str]]:
     return text[:end], labels[::-1]
 
 
+# Pure, and called for every author token; the same few initials recur all through a page.
+@lru_cache(maxsize=1 << 14)
 def _is_initial(word: str) -> bool:
     """`A`, `J.K`, `Y.-W` — given-name initials, after which a `.` does not end the author list."""
     letters = [char for char in word if char not in ".-"]
@@ -166,6 +172,8 @@ def _arxiv_id(text: str, urls: list[_Url]) -> str | None:
 
 
 def _doi(text: str) -> str | None:
+    if _DOI_START not in text:
+        return None
     match = _LABELLED_DOI.search(text) or _ANY_DOI.search(text)
     return match[1].rstrip(_TRAILING_PUNCTUATION) if match else None
 
@@ -223,6 +231,11 @@ def _names(text: str) -> bool:
 
 
 def parse_raw_reference(text: str, *, orphan_fragment: bool = False) -> RawFields:
+    return RawFields.model_validate(_raw_fields(text, orphan_fragment))
+
+
+def _raw_fields(text: str, orphan_fragment: bool) -> dict[str, Any]:
+    """The fields of RawFields, in its order."""
     urls = _urls(text)
     authors: list[str] = []
     title = venue = None
@@ -237,15 +250,15 @@ def parse_raw_reference(text: str, *, orphan_fragment: bool = False) -> RawField
         urls = [url for url in urls if url.start < len(own)]
     elif orphan_fragment:
         venue = _venue(text)
-    return RawFields(
-        authors=authors,
-        title=title,
-        year=_year(own, urls),
-        venue=venue,
-        url=urls[0].url if urls else None,
-        doi=_doi(own),
-        arxiv_id=_arxiv_id(own, urls),
-    )
+    return {
+        "authors": authors,
+        "title": title,
+        "year": _year(own, urls),
+        "venue": venue,
+        "url": urls[0].url if urls else None,
+        "doi": _doi(own),
+        "arxiv_id": _arxiv_id(own, urls),
+    }
 
 
 def parse_raw_references(lines: list[tuple[int, str]]) -> list[RawReference]:
@@ -262,14 +275,8 @@ def parse_raw_references(lines: list[tuple[int, str]]) -> list[RawReference]:
     for parts, labels in entries:
         text = " ".join(part.text for part in parts)
         orphan = text.startswith(_ORPHAN_START) or bool(_CONTINUATION.match(text))
-        references.append(
-            RawReference(
-                text=text,
-                link_labels=labels,
-                orphan_fragment=orphan,
-                line=parts[0].number,
-                continuation_lines=[part.number for part in parts[1:]],
-                **parse_raw_reference(text, orphan_fragment=orphan).model_dump(),
-            )
-        )
+        fields = _raw_fields(text, orphan)  # RawReference's own fields follow those of RawFields
+        fields.update(text=text, link_labels=labels, orphan_fragment=orphan, line=parts[0].number,
+                      continuation_lines=[part.number for part in parts[1:]])
+        references.append(built(RawReference, fields))
     return references

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import NamedTuple
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from paperkg.ingest.parse.errors import ParseError, excerpt
-from paperkg.ingest.parse.models import Reference
+from paperkg.ingest.parse.models import Reference, built
 from paperkg.ingest.parse.normalise import PREPRINT, SELF_CITATION
 from paperkg.ingest.parse.values import parse_count
 
@@ -37,6 +38,8 @@ def _author_line(text: str) -> _AuthorLine | None:
     return None if cited_by is None else _AuthorLine(self_citation, head, cited_by)
 
 
+# Pure, and called for every author token; the same few initials recur all through a page.
+@lru_cache(maxsize=1 << 14)
 def _is_initials(token: str) -> bool:
     """`A.`, `G. E.`, `M.-W.`, `D. ".` — the given-name part of a "Surname, Initials" author."""
     if "." not in token:
@@ -70,7 +73,8 @@ def split_authors(text: str) -> tuple[list[str], bool]:
     return authors, et_al
 
 
-def _reference(title_text: str | None, author: _AuthorLine, line: int) -> Reference:
+def _reference(title_text: str | None, author: _AuthorLine, line: int) -> dict[str, Any]:
+    """The fields of a Reference, in its order."""
     body, self_citation = author.body, author.self_citation
     doi = None
     if (cut := body.rfind(_DOI)) >= 0:
@@ -90,26 +94,26 @@ def _reference(title_text: str | None, author: _AuthorLine, line: int) -> Refere
         preprint = title_text.endswith(PREPRINT)
         title = (title_text[: -len(PREPRINT)] if preprint else title_text).strip() or None
     authors, et_al = split_authors(authors_text)
-    return Reference(
-        title=title,
-        authors=authors,
-        authors_text=authors_text,
-        et_al=et_al,
-        year=year,
-        venue=venue,
-        doi=doi,
-        cited_by_count=author.cited_by,
-        self_citation=self_citation,
-        preprint=bool(preprint),
-        line=line,
-    )
+    return {
+        "title": title,
+        "authors": authors,
+        "authors_text": authors_text,
+        "et_al": et_al,
+        "year": year,
+        "venue": venue,
+        "doi": doi,
+        "cited_by_count": author.cited_by,
+        "self_citation": self_citation,
+        "preprint": bool(preprint),
+        "line": line,
+    }
 
 
 def parse_reference_list(
     lines: list[str], start: int, is_end: Callable[[str], bool], path: str, what: str
 ) -> tuple[list[Reference], int]:
     """Entries from lines[start] up to the first line for which is_end is true; returns them and its index."""
-    references: list[Reference] = []
+    references: list[dict[str, Any]] = []
     index = start
     while index < len(lines) and not is_end(lines[index]):
         text = lines[index]
@@ -125,4 +129,4 @@ def parse_reference_list(
             raise ParseError(path, index + 1, f"title line without an author line in {what}: {excerpt(text)}")
         references.append(_reference(text, author, index + 1))
         index += 2
-    return references, index
+    return [built(Reference, reference) for reference in references], index
