@@ -1,5 +1,5 @@
 """The parser builds its small records (card items, claims, cited sources, references, raw
-references) without validating them again (`ingest.models.built`). Every document it parses
+references) without validating them again (`paperkg.ingest.parse.models.built`). Every document it parses
 must still be exactly what validation makes of the same data: revalidating it from plain data
 gives an equal model with the same repr (field order) and the same fields set, at every level."""
 
