@@ -5,9 +5,9 @@
 Projects the graph of the database (the managed Neo4j in --home, e.g. the benchmark's 50k
 corpus) in batches with `paperkg.analysis.project`, builds its co-citation and coupling networks,
 and then, for each library in a process of its own (so each peak memory is its own), times:
-loading the citation graph, PageRank, community detection on both networks (Leiden where the
-library has it, else Louvain; rustworkx has neither) and the main path (the library's
-topological sort, then the same search-path-count code). Prints seconds and the process's peak
+loading the citation graph, PageRank, community detection on both networks (igraph: Leiden;
+networkx: Louvain, its Leiden needs a backend; rustworkx has neither) and the main path (the
+library's topological sort of the cycle-broken flow graph, then the same search-path-count code). Prints seconds and the process's peak
 resident memory per step. Not part of the test suite; figures go to docs/performance.md.
 """
 
@@ -39,7 +39,7 @@ def main() -> int:
         print(json.dumps(run_library(library, Path(path))))
         return 0
 
-    from paperkg.analysis import cocitation_pairs, coupling_pairs, project
+    from paperkg.analysis import NETWORKS, flow_edges, network, project
     from paperkg.db import connect
 
     for name in ("NEO4J_URI", "NEO4J_USERNAME", "NEO4J_PASSWORD", "NEO4J_DATABASE"):
@@ -49,23 +49,29 @@ def main() -> int:
         projection = project(kb)
     projected = time.perf_counter() - started
     started = time.perf_counter()
-    networks = {"cocitation": cocitation_pairs(projection), "coupling": coupling_pairs(projection)}
+    networks = {name: network(projection, name) for name in NETWORKS}
     paired = time.perf_counter() - started
     print(f"projection: {len(projection.ids):,} papers, {len(projection.edges):,} citations in {projected:.2f} s; "
-          f"networks: {len(networks['cocitation']):,} co-citation and {len(networks['coupling']):,} coupling "
-          f"pairs in {paired:.2f} s; peak RSS {peak_mb():.0f} MB")
+          f"networks (scipy, the same for every library): "
+          + ", ".join(f"{name} {len(n.weights):,} links of weight >= {n.min_weight}" for name, n in networks.items())
+          + f" in {paired:.2f} s; peak RSS {peak_mb():.0f} MB")
     with tempfile.TemporaryDirectory() as work:
         data = Path(work) / "graph.pickle"
         with data.open("wb") as out:
             pickle.dump({"n": len(projection.ids), "edges": projection.edges, "years": projection.years,
-                         "ids": projection.ids,
-                         "networks": {k: (list(v.keys()), list(v.values())) for k, v in networks.items()}}, out)
+                         "ids": projection.ids, "flow": flow_edges(projection),
+                         "networks": {k: (v.links.tolist(), v.weights.tolist()) for k, v in networks.items()}}, out)
         del projection, networks
         print(f"{'library':<10} {'load s':>7} {'pagerank s':>10} {'clusters s':>10} {'main path s':>11} "
               f"{'total s':>8} {'peak MB':>8}  communities (co-citation / coupling)")
         for library in args.libraries.split(","):
+            started = time.perf_counter()
             child = subprocess.run([sys.executable, __file__, "--one", f"{library}:{data}"],
                                    capture_output=True, text=True)
+            if child.returncode != 0:
+                print(f"{library:<10} failed after {time.perf_counter() - started:.0f} s: "
+                      f"{(child.stderr.strip().splitlines() or ['killed'])[-1]}")
+                continue
             if child.returncode != 0:
                 print(f"{library:<10} failed: {child.stderr.strip().splitlines()[-1]}")
                 continue
@@ -104,9 +110,9 @@ def run_library(library: str, path: Path) -> dict[str, Any]:
         for pairs, weights in graph["networks"].values():
             u = ig.Graph(n=n, edges=pairs, directed=False)
             found.append(len(u.community_leiden(objective_function="modularity", weights=weights,
-                                                n_iterations=-1)))
+                                                n_iterations=2)))
         lap("clusters")
-        order = g.topological_sorting(mode="in")  # CITES points back in time: flow is its reverse
+        order = ig.Graph(n=n, edges=graph["flow"], directed=True).topological_sorting(mode="out")
     elif library == "networkx":
         import networkx as nx
 
@@ -123,7 +129,10 @@ def run_library(library: str, path: Path) -> dict[str, Any]:
             u.add_weighted_edges_from((a, b, w) for (a, b), w in zip(pairs, weights))
             found.append(len(nx.community.louvain_communities(u, weight="weight", seed=1)))
         lap("clusters")
-        order = list(reversed(list(nx.topological_sort(g)))) if nx.is_directed_acyclic_graph(g) else None
+        flow = nx.DiGraph()
+        flow.add_nodes_from(range(n))
+        flow.add_edges_from(graph["flow"])
+        order = list(nx.topological_sort(flow))
     elif library == "rustworkx":
         import rustworkx as rx
 
@@ -135,26 +144,27 @@ def run_library(library: str, path: Path) -> dict[str, Any]:
         lap("pagerank")
         found = ["no community detection in rustworkx"]
         lap("clusters")
-        order = list(reversed(rx.topological_sort(g)))
+        flow = rx.PyDiGraph()
+        flow.add_nodes_from(range(n))
+        flow.add_edges_from_no_data(graph["flow"])
+        order = list(rx.topological_sort(flow))
     else:
         raise SystemExit(f"unknown library {library}")
-    if order is None:
-        raise SystemExit("the citation graph has cycles: no topological order")
-    spc_main_path(n, edges, order)
+    spc_main_path(n, graph["flow"], order)
     lap("main_path")
-    out["clusters"] = out["clusters"]
     out["communities"] = " / ".join(map(str, found))
     out["peak_mb"] = round(peak_mb())
     return out
 
 
 def spc_main_path(n: int, edges: list[tuple[int, int]], order: list[int]) -> int:
-    """Search path counts and the global main path, in flow order (the same code for every library)."""
+    """Search path counts and the global main path over flow edges (cited → citing, cycles
+    broken as paperkg.analysis.flow_edges does), in `order` (the same code for every library)."""
     successors: list[list[int]] = [[] for _ in range(n)]
     predecessors: list[list[int]] = [[] for _ in range(n)]
-    for citing, cited in edges:
-        successors[cited].append(citing)
-        predecessors[citing].append(cited)
+    for earlier, later in edges:
+        successors[earlier].append(later)
+        predecessors[later].append(earlier)
     from_sources = [0] * n
     for paper in order:
         from_sources[paper] = sum(from_sources[p] for p in predecessors[paper]) if predecessors[paper] else 1

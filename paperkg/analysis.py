@@ -60,6 +60,13 @@ the their this to towards under using via vs we what when where which with witho
 beyond""".split())
 
 
+# What `paperkg analyze` writes: these properties on every Paper, and nodes of these labels.
+# They are a function of the graph, not of the documents (the identity dumps leave them out).
+PAPER_PROPERTIES = ("pagerank", "citations", "references", "cocitation_cluster", "coupling_cluster", "main_path",
+                    "key_route", "key_route_next", "analysis_run")
+LABELS = ("AnalysisRun", "Cluster")
+
+
 class AnalysisError(Exception):
     """The analysis cannot run (python-igraph missing, or a paper given that is not in the graph)."""
 
@@ -393,9 +400,16 @@ def main_path(projection: Projection, key_routes: int = KEY_ROUTES) -> MainPath:
             s = min(successors[b], key=lambda q: (-spc[b, q], ids[q]))
             route.add((b, s))
             b = s
-    position = {paper: i for i, paper in enumerate(order)}
-    members = sorted({paper for edge in route for paper in edge}, key=position.__getitem__)
-    return MainPath(spc, global_path, members, sorted(route, key=lambda e: (position[e[0]], position[e[1]])))
+    # In flow order: by level (the longest flow path from a source), then paper_id.
+    level = [0] * count
+    for paper in order:
+        level[paper] = max((level[p] + 1 for p in predecessors[paper]), default=0)
+
+    def place(paper: int) -> tuple[int, str]:
+        return level[paper], ids[paper]
+
+    members = sorted({paper for edge in route for paper in edge}, key=place)
+    return MainPath(spc, global_path, members, sorted(route, key=lambda e: (place(e[0]), place(e[1]))))
 
 
 # -- the run --------------------------------------------------------------------------------
