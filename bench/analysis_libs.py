@@ -8,7 +8,8 @@ and then, for each library in a process of its own (so each peak memory is its o
 loading the citation graph, PageRank, community detection on both networks (igraph: Leiden;
 networkx: Louvain, its Leiden needs a backend; rustworkx has neither) and the main path (the
 library's topological sort of the cycle-broken flow graph, then the same search-path-count code). Prints seconds and the process's peak
-resident memory per step. Not part of the test suite; figures go to docs/performance.md.
+resident memory (and its growth over the
+unpickled input: what the library's graphs and algorithms take). Not part of the test suite; figures go to docs/performance.md.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def main() -> int:
                          "networks": {k: (v.links.tolist(), v.weights.tolist()) for k, v in networks.items()}}, out)
         del projection, networks
         print(f"{'library':<10} {'load s':>7} {'pagerank s':>10} {'clusters s':>10} {'main path s':>11} "
-              f"{'total s':>8} {'peak MB':>8}  communities (co-citation / coupling)")
+              f"{'total s':>8} {'peak MB':>8} {'graph MB':>8}  communities (co-citation / coupling)")
         for library in args.libraries.split(","):
             started = time.perf_counter()
             child = subprocess.run([sys.executable, __file__, "--one", f"{library}:{data}"],
@@ -78,7 +79,8 @@ def main() -> int:
             row = json.loads(child.stdout)
             total = sum(row[k] for k in ("load", "pagerank", "clusters", "main_path"))
             print(f"{library:<10} {row['load']:>7.2f} {row['pagerank']:>10.2f} {row['clusters']:>10} "
-                  f"{row['main_path']:>11.2f} {total:>8.2f} {row['peak_mb']:>8.0f}  {row['communities']}")
+                  f"{row['main_path']:>11.2f} {total:>8.2f} {row['peak_mb']:>8.0f} {row['peak_mb'] - row['baseline_mb']:>8.0f}  "
+                  f"{row['communities']}")
     return 0
 
 
