@@ -25,9 +25,9 @@
 // column chain — the works from the cited one to the weak one: maps of paper_id, title, year (one work: it is the weak one)
 //
 // Neo4j Browser:
-// :param paper => '2501.16496';
+// :param paper => '2405.01127';
 // :param depth => 1;
-// :param min_share => 0.5;
+// :param min_share => 0.2;
 // :param min_checked => 1;
 // :param limit => 100;
 

@@ -13,7 +13,7 @@
 // column total_claims — how many claims cite the work at all (the same on every row)
 //
 // Neo4j Browser:
-// :param paper => '2005.00719';
+// :param paper => '2402.06618';
 
 MATCH (w:Paper)
 WHERE w.paper_id = $paper OR w.arxiv_id = $paper

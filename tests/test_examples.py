@@ -39,7 +39,11 @@ def cites(documents) -> set[tuple[str, str]]:
 
 @pytest.fixture(scope="module")
 def graph(session_kb):
-    return examples(session_kb)
+    from paperkg.analysis import analyze
+
+    kb = examples(session_kb)
+    analyze(kb)  # the influence, cluster and main path queries read what it writes
+    return kb
 
 
 def test_every_example_parses_and_only_one_page_disagrees_with_itself(documents):
