@@ -61,6 +61,8 @@ CALL (w) {
 // The shortest chain to each weak work (ties: by the works' keys).
 WITH p, c, s, a, chain ORDER BY size(chain), [n IN chain | n.paper_id]
 WITH p, c, s, a, collect(chain)[0] AS chain
+// Each work's checks are counted once, however many claims lead to it.
+WITH a, collect({p: p, c: c, s: s, chain: chain}) AS uses
 CALL (a) {
   MATCH (a)-[:MAKES]->(k:Claim)
   WITH k, COUNT { (k)<-[:SUPPORTS]-() } AS supporting, COUNT { (k)-[:CHECKED_AGAINST]->() } AS checked
@@ -74,8 +76,10 @@ CALL (a) {
   RETURN count(CASE WHEN status <> 'not_checked' THEN 1 END) AS checked_claims,
          count(CASE WHEN status = 'unsupported' THEN 1 END) AS unsupported_claims
 }
-WITH p, c, s, a, chain, checked_claims, unsupported_claims
+WITH a, uses, checked_claims, unsupported_claims
 WHERE checked_claims >= $min_checked AND unsupported_claims > $min_share * checked_claims
+UNWIND uses AS use
+WITH use.p AS p, use.c AS c, use.s AS s, use.chain AS chain, a, checked_claims, unsupported_claims
 RETURN p.title AS title, p.arxiv_id AS arxiv_id, c.claim_id AS claim_id, c.text AS claim, s.key AS cited_as,
        a.title AS weak_work, a.paper_id AS weak_paper_id, checked_claims, unsupported_claims,
        [n IN chain | {paper_id: n.paper_id, title: n.title, year: n.year}] AS chain

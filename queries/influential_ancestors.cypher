@@ -4,7 +4,7 @@
 // `paperkg analyze` wrote it), with the fewest steps that reach it.
 //
 // param paper: paper — the paper whose lineage to rank (arXiv id, DOI or paper_id)
-// param depth: integer 1..5 = 3 — how many citation steps to follow
+// param depth: integer 1..5 = 2 — how many citation steps to follow
 // param since: integer = null — only works published in or after this year (null: any)
 // param until: integer = null — only works published in or before this year (null: any)
 // param limit: integer 1.. = 25 — the most rows to return
@@ -20,7 +20,7 @@
 //
 // Neo4j Browser:
 // :param paper => '2402.06618';
-// :param depth => 3;
+// :param depth => 2;
 // :param since => null;
 // :param until => null;
 // :param limit => 25;
