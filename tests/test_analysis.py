@@ -249,3 +249,18 @@ def test_lineage_projection_reads_only_the_lineage(kb, tmp_path):
     lineage = project(kb, paper=f"arxiv:{arxiv(7)}", depth=1)
     assert lineage.ids == [f"arxiv:{arxiv(n)}" for n in (5, 6, 7)]
     assert sorted((lineage.ids[a][-1], lineage.ids[b][-1]) for a, b in lineage.edges) == [("7", "5"), ("7", "6")]
+
+
+def test_year_ranges_on_the_lineage_and_cocitation_queries(kb, tmp_path):
+    write_cards(tmp_path / "ladder", LADDER)
+    write_cards(tmp_path / "blocks", {number + 100: (title, year, [c + 100 for c in cites])
+                                      for number, (title, year, cites) in BLOCKS.items()})
+    ingest_paths(kb, [tmp_path / "ladder", tmp_path / "blocks"])
+    # 9 builds on 7 (2004), 5 and 6 (2003), 4 (2002), 3 (2001), 1 and 2 (2000).
+    ancestors = kb.query("ancestors", paper=arxiv(9), depth=5, since=2002, until=2003)
+    assert sorted(row["arxiv_id"] for row in ancestors) == [arxiv(4), arxiv(5), arxiv(6)]
+    descendants = kb.query("descendants", paper=arxiv(1), depth=5, since=2004)
+    assert sorted(row["arxiv_id"] for row in descendants) == [arxiv(7), arxiv(8), arxiv(9)]
+    # Work 101 is co-cited with 102–104 (3 each) and 105 (once); of them 102 and 105 are from 2015.
+    cocited = kb.query("cocited_with", paper=arxiv(101), until=2015)
+    assert [(row["arxiv_id"], row["cocitations"]) for row in cocited] == [(arxiv(102), 3), (arxiv(105), 1)]
