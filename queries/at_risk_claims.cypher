@@ -27,7 +27,7 @@
 // Neo4j Browser:
 // :param paper => '2405.01127';
 // :param depth => 1;
-// :param min_share => 0.2;
+// :param min_share => 0.5;
 // :param min_checked => 1;
 // :param limit => 100;
 
@@ -64,16 +64,22 @@ WITH p, c, s, a, collect(chain)[0] AS chain
 // Each work's checks are counted once, however many claims lead to it.
 WITH a, collect({p: p, c: c, s: s, chain: chain}) AS uses
 CALL (a) {
-  MATCH (a)-[:MAKES]->(k:Claim)
-  WITH k, COUNT { (k)<-[:SUPPORTS]-() } AS supporting, COUNT { (k)-[:CHECKED_AGAINST]->() } AS checked
-  // Claim status, as unsupported_claims derives it (the one place this query does).
-  WITH CASE
-         WHEN supporting > 0 THEN 'supported'
-         WHEN coalesce(k.sources_checked, 0) > checked THEN 'checked_unlisted'
-         WHEN checked > 0 THEN 'unsupported'
-         ELSE 'not_checked'
-       END AS status
-  RETURN count(CASE WHEN status <> 'not_checked' THEN 1 END) AS checked_claims,
+  MATCH (a)-[:MAKES]->(c:Claim)
+  // Claim status (the same in every claim query: the one place this query derives it).
+  WITH c,
+       COUNT { (c)<-[:SUPPORTS]-() } AS supporting,
+       COUNT { (c)-[:CHECKED_AGAINST]->() } AS checked,
+       COUNT { (c)-[:CITES]->() } AS cited
+  WITH c,
+     CASE
+       WHEN supporting > 0 THEN 'supported'
+       WHEN coalesce(c.sources_checked, 0) > checked THEN 'checked_unlisted'
+       WHEN checked > 0 THEN 'unsupported'
+       WHEN cited > 0 OR coalesce(c.sources_total, 0) > 0 THEN 'unverifiable'
+       WHEN c.basis IN ['none given', 'reasoning'] OR c.support_note IS NOT NULL THEN 'uncited'
+       ELSE 'sources_missing'
+     END AS status
+  RETURN count(CASE WHEN status IN ['supported', 'checked_unlisted', 'unsupported'] THEN 1 END) AS checked_claims,
          count(CASE WHEN status = 'unsupported' THEN 1 END) AS unsupported_claims
 }
 WITH a, uses, checked_claims, unsupported_claims

@@ -43,3 +43,5 @@ RETURN c.number AS cluster, c.label AS label, c.size AS size,
        [i IN range(0, size(c.neighbours) - 1) | COLLECT {
           MATCH (n:Cluster {cluster_id: $network + ':' + toString(c.neighbours[i])})
           RETURN {cluster: n.number, label: n.label, weight: c.neighbour_weights[i]} }[0]][..$limit] AS neighbours
+ORDER BY cluster
+LIMIT $limit  // one row: the paper's cluster

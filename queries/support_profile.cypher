@@ -5,6 +5,7 @@
 // when one of its sources resolves to it in the citing page's reference list.
 //
 // param paper: paper — the cited work (arXiv id, DOI or paper_id)
+// param limit: integer 1.. = 100 — the most rows to return
 //
 // column verdict — supported, not_supported or not_checked
 // column confidence — the checks' confidence (null: none given, or not checked)
@@ -14,6 +15,7 @@
 //
 // Neo4j Browser:
 // :param paper => '2402.06618';
+// :param limit => 100;
 
 MATCH (w:Paper)
 WHERE w.paper_id = $paper OR w.arxiv_id = $paper
@@ -24,3 +26,4 @@ WITH w, verdict, confidence, count(DISTINCT c) AS claims, count(DISTINCT p) AS c
 RETURN verdict, confidence, claims, citing_papers,
        COUNT { MATCH (w)<-[:REFERS_TO]-(:Source)<-[:CITES]-(k:Claim) RETURN DISTINCT k } AS total_claims
 ORDER BY CASE verdict WHEN 'supported' THEN 0 WHEN 'not_supported' THEN 1 ELSE 2 END, confidence DESC
+LIMIT $limit
