@@ -74,8 +74,9 @@ class AnalysisError(Exception):
 def _igraph():
     try:
         import igraph
+        import scipy.sparse  # noqa: F401  (the co-citation and coupling networks)
     except ImportError:
-        raise AnalysisError("paperkg analyze needs python-igraph: pip install 'paperkg[analysis]'") from None
+        raise AnalysisError("paperkg analyze needs python-igraph and scipy: pip install 'paperkg[analysis]'") from None
     return igraph
 
 
@@ -181,9 +182,6 @@ class Network:
     links: Any  # an (m, 2) integer array
     weights: Any  # m integers
     min_weight: int
-
-    def pairs(self) -> dict[tuple[int, int], int]:
-        return {(int(a), int(b)): int(w) for (a, b), w in zip(self.links, self.weights)}
 
 
 def network(projection: Projection, name: str, max_links: int = MAX_NETWORK_LINKS) -> Network:
