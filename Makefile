@@ -9,7 +9,7 @@ BIN = $(VENV)/bin
 $(BIN)/paperkg: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[pandas]'
+	$(BIN)/pip install --quiet -e '.[pandas,analysis]'
 	touch $@
 
 # The suite's extras (pytest, Playwright, nbclient, neo4j-viz, rdflib, py2neo) only for `make test`.

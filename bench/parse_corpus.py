@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/parse_corpus.py [--papers 10000] [--runs 3] [--work /tmp/paperkg-parse-bench]
 
-The corpus is `paperkg synth` with pages = papers / 100, as bench/run.py builds it, so the
+The corpus is `bench/synth.py`'s with pages = papers / 100, as bench/run.py builds it, so the
 figure is the one bench/run.py reports as "parse MB/s" (there, one pass, wall clock). The files
 are read into memory first: only parsing is timed. Each run parses every document once; the
 best run counts. CPU time is printed beside wall time because on a shared machine the wall

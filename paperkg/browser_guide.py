@@ -107,8 +107,18 @@ QUESTIONS: list[tuple[str, str, list[str], str]] = [
         "<code>CHECKED_AGAINST</code> arrows are captioned with the verdict; a blue "
         "<code>REFERS_TO</code> arrow marks a source matched to a work in the reference list.",
         ["claim_support_summary", "unsupported_claims", "paper_claims", "uncited_claims",
-         "unverifiable_claims", "miscited_works", "claims_citing"],
+         "unverifiable_claims", "miscited_works", "claims_citing", "support_profile", "at_risk_claims"],
         "guide_claims",
+    ),
+    (
+        "Influence, clusters and the main path",
+        "What <code>paperkg analyze</code> writes to the papers (run it first): PageRank over "
+        "<code>CITES</code>, Leiden clusters of the co-citation and coupling networks with labels "
+        "from their central papers' titles, and the field's main path by search path count.",
+        ["top_papers", "influential_ancestors", "clusters", "cluster_of", "main_path"],
+        "MATCH path = (a:Paper)<-[:CITES]-(b:Paper)\n"
+        "WHERE a.main_path IS NOT NULL AND b.main_path = a.main_path + 1\n"
+        "RETURN path\nLIMIT 200",
     ),
 ]
 PICTURE_PAPER = "2402.06618"

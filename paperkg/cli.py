@@ -113,7 +113,10 @@ def cmd_sync(args: argparse.Namespace) -> int:
 
     if not os.path.isdir(args.directory):  # before connecting, which may start the server
         raise CommandError(f"{args.directory}: not a directory")
-    return _run_ingestion(args, sync_directory, args.directory)
+    code = _run_ingestion(args, sync_directory, args.directory)
+    if args.analyze:
+        _analyze(quiet=args.quiet, to_stderr=args.json)
+    return code
 
 
 def _run_ingestion(args: argparse.Namespace, run: Callable, target) -> int:
@@ -239,6 +242,47 @@ def cmd_export_rdf(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise CommandError(f"cannot write {args.rdf}: {exc.strerror}") from None
     print(f"wrote {triples:,} triples (CiTO, Turtle) to {args.rdf}")
+    return EXIT_OK
+
+
+# -- analysis ------------------------------------------------------------------------------
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    report = _analyze(quiet=args.json, to_stderr=False, key_routes=args.key_routes)
+    if args.json:
+        print(json.dumps(report.__dict__, indent=2))
+    return EXIT_OK
+
+
+def _analyze(quiet: bool, to_stderr: bool, key_routes: int | None = None):
+    from .analysis import KEY_ROUTES, AnalysisError, analyze
+    from .db import connect
+
+    try:
+        with connect() as kb:
+            report = analyze(kb, key_routes=key_routes or KEY_ROUTES)
+    except AnalysisError as exc:
+        raise CommandError(str(exc)) from None
+    if not quiet:
+        print(report.describe(), file=sys.stderr if to_stderr else sys.stdout)
+    return report
+
+
+def cmd_main_path(args: argparse.Namespace) -> int:
+    from .analysis import AnalysisError, main_path, main_path_rows, project
+    from .db import connect
+    from .library import QueryError, Result, UnknownPaper, library
+
+    try:
+        with connect() as kb:
+            paper = library().resolve_paper(kb, args.paper) if args.paper else None
+            projection = project(kb, paper=paper, depth=args.depth)
+    except UnknownPaper as exc:
+        raise CommandError(str(exc), EXIT_FAILED) from None
+    except (AnalysisError, QueryError) as exc:
+        raise CommandError(str(exc)) from None
+    rows = main_path_rows(projection, main_path(projection, args.key_routes), args.kind)
+    print(Result(rows, ["position", "year", "title", "paper_id", "leads_to", "spc"]).render(args.format))
     return EXIT_OK
 
 
@@ -376,6 +420,26 @@ def build_parser() -> argparse.ArgumentParser:
                          help=f"reject documents larger than this (default {MAX_DOCUMENT_BYTES:,})")
         sub.add_argument("--follow-links", action="store_true",
                          help="read links to files outside the directory (default: rejected, never read)")
+
+    sync.add_argument("--analyze", action="store_true",
+                      help="then run `paperkg analyze` (influence, clusters, main path) on the graph")
+    analyze = command("analyze", cmd_analyze, "compute PageRank, co-citation and coupling clusters and the main "
+                      "path of the citation graph and write them to the papers (needs paperkg[analysis])",
+                      "paperkg analyze; paperkg query top_papers")
+    analyze.add_argument("--key-routes", type=int, default=None, metavar="K",
+                         help="top-SPC edges the key-route main path starts from (default 10)")
+    analyze.add_argument("--json", action="store_true", help="print the run's figures as JSON")
+    main_path = command("main-path", cmd_main_path, "the main path (search path count) of the citation graph, or "
+                        "of one paper's lineage, in order (needs paperkg[analysis])",
+                        "paperkg main-path --paper 2402.06618 --depth 3 --kind key_route")
+    main_path.add_argument("--paper", help="only this paper's lineage (arXiv id, DOI or paper_id)")
+    main_path.add_argument("--depth", type=int, default=3, help="citation steps of the lineage (default 3)")
+    main_path.add_argument("--kind", choices=["global", "key_route"], default="global",
+                           help="the global main path or the key-route main path (default global)")
+    main_path.add_argument("--key-routes", type=int, default=10, metavar="K",
+                           help="top-SPC edges the key-route main path starts from (default 10)")
+    main_path.add_argument("--format", choices=["table", "json", "csv"], default="table",
+                           help="output format (default table)")
 
     explain = command("explain", cmd_explain, "why a work is one node: its identifiers, each mention with its "
                       "document and lines, and the rule that joined it", "paperkg explain 2402.06618")

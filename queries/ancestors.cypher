@@ -4,6 +4,8 @@
 //
 // param paper: paper — the paper whose lineage to follow (arXiv id, DOI or paper_id)
 // param depth: integer 1..5 = 2 — how many citation steps to follow
+// param since: integer = null — only works published in or after this year (null: any)
+// param until: integer = null — only works published in or before this year (null: any)
 // param limit: integer 1.. = 100 — the most rows to return
 //
 // column title — the ancestor's title
@@ -16,6 +18,8 @@
 // Neo4j Browser:
 // :param paper => '2402.06618';
 // :param depth => 2;
+// :param since => null;
+// :param until => null;
 // :param limit => 100;
 
 MATCH (p:Paper)
@@ -40,6 +44,7 @@ CALL (p) {
 }
 WITH p, a, distance
 WHERE a <> p  // a citation cycle leads back to the paper itself
+  AND ($since IS NULL OR a.year >= $since) AND ($until IS NULL OR a.year <= $until)
 RETURN a.title AS title, a.year AS year, a.arxiv_id AS arxiv_id, a.doi AS doi, a.paper_id AS paper_id,
        distance
 ORDER BY distance, title, paper_id

@@ -6,6 +6,8 @@
 //
 // param paper: paper — the paper whose co-cited works to find (arXiv id, DOI or paper_id)
 // param min_count: integer 1.. = 1 — only works co-cited by at least this many papers
+// param since: integer = null — only works published in or after this year (null: any)
+// param until: integer = null — only works published in or before this year (null: any)
 // param limit: integer 1.. = 100 — the most rows to return
 //
 // column title — the co-cited work's title
@@ -20,6 +22,8 @@
 // Neo4j Browser:
 // :param paper => '2103.07781';
 // :param min_count => 1;
+// :param since => null;
+// :param until => null;
 // :param limit => 100;
 
 MATCH (a:Paper)
@@ -27,6 +31,7 @@ WHERE a.paper_id = $paper OR a.arxiv_id = $paper
 MATCH (a)<-[:CITES]-(citing:Paper)-[:CITES]->(b:Paper)
 WITH a, b, count(citing) AS cocitations  // one CITES per pair of papers, so one row per citing paper
 WHERE cocitations >= $min_count AND b <> a
+  AND ($since IS NULL OR b.year >= $since) AND ($until IS NULL OR b.year <= $until)
 // Claims cite Sources, never Papers: every CITES into a Paper comes from a Paper, so the
 // degree counts (read from the node, no expansion) are citation counts.
 WITH b, cocitations, COUNT { (b)<-[:CITES]-() } AS citations, COUNT { (a)<-[:CITES]-() } AS paper_citations

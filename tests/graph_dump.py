@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from paperkg.ingest.graph.contract import NODES
+from paperkg.ingest.graph.contract import ANALYSIS_PROPERTIES, NODES
 
-VOLATILE = {"run_id", "ingested_at", "started_at", "ended_at", "path"}
+# `paperkg analyze`'s results are left out too: a function of the graph, written only on analyze.
+VOLATILE = {"run_id", "ingested_at", "started_at", "ended_at", "path", *ANALYSIS_PROPERTIES}
 
 DUMP_NODES = """
-MATCH (n) WHERE NOT n:IngestRun AND NOT n:IngestLock
+MATCH (n) WHERE NOT n:IngestRun AND NOT n:IngestLock AND NOT n:AnalysisRun AND NOT n:Cluster
 RETURN elementId(n) AS id, labels(n) AS labels, properties(n) AS props
 """
 DUMP_RELATIONSHIPS = """

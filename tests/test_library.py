@@ -133,14 +133,16 @@ def test_queries_taking_papers_need_the_resolver(tmp_path):
 # -- parameters --------------------------------------------------------------------------
 
 def test_defaults_fill_in_what_is_not_given():
-    assert LIBRARY.get("ancestors").bind({"paper": "2005.00719"}) == {"paper": "2005.00719", "depth": 2, "limit": 100}
+    assert LIBRARY.get("ancestors").bind({"paper": "2005.00719"}) == {"paper": "2005.00719", "depth": 2, "since": None,
+                                                                 "until": None, "limit": 100}
     assert LIBRARY.get("unsupported_claims").bind({}) == \
         {"paper": None, "kind": None, "substantial_only": False, "limit": 100}
 
 
 @pytest.mark.parametrize(("name", "params", "message"), [
     ("ancestors", {}, "ancestors needs parameter 'paper' (paper: the paper whose lineage to follow"),
-    ("ancestors", {"paper": "x", "dept": 2}, "ancestors has no parameter 'dept' (its parameters: paper, depth, limit)"),
+    ("ancestors", {"paper": "x", "dept": 2}, "ancestors has no parameter 'dept' (its parameters: paper, depth, since, "
+     "until, limit)"),
     ("ancestors", {"paper": "x", "depth": "3"}, "ancestors: parameter 'depth' must be an integer, got '3'"),
     ("ancestors", {"paper": "x", "depth": True}, "ancestors: parameter 'depth' must be an integer, got True"),
     ("ancestors", {"paper": "x", "depth": 2.0}, "ancestors: parameter 'depth' must be an integer, got 2.0"),
@@ -368,7 +370,8 @@ def test_query_results_are_results_with_plain_dates(papers):
 def test_each_query_is_a_function_with_its_header_as_help(papers):
     ancestors = papers.queries.ancestors
     assert str(inspect.signature(ancestors)) == \
-        "(*, paper: str, depth: int = 2, limit: int = 100) -> paperkg.library.Result"
+        "(*, paper: str, depth: int = 2, since: int | None = None, until: int | None = None, limit: int = 100)" \
+        " -> paperkg.library.Result"
     assert str(inspect.signature(papers.queries.unsupported_claims)).startswith(
         "(*, paper: str | None = None, kind: str | None = None, substantial_only: bool = False")
     text = pydoc.render_doc(ancestors, renderer=pydoc.plaintext)

@@ -64,8 +64,13 @@ IDENTITY_PROPERTIES = ("paper_id", "arxiv_id", "doi", "dois", "fallback", "title
 UNIT_PROPERTIES = ("rank", "key", "lines", "subject", "cited", "citing", "sources")
 # Bookkeeping of runs, outside the graph of documents (not in dumps).
 RUN_LABELS = ("IngestRun", "IngestLock")
+# `paperkg analyze` (paperkg/analysis.py): what it writes on papers, and its own nodes. A
+# function of the graph, written only on analyze, so the dumps of documents leave it out.
+ANALYSIS_PROPERTIES = ("pagerank", "citations", "references", "cocitation_cluster", "coupling_cluster", "main_path",
+                       "key_route", "key_route_next", "analysis_run")
+ANALYSIS_LABELS = ("AnalysisRun", "Cluster")
 
-LABELS = tuple(NODES) + RUN_LABELS
+LABELS = tuple(NODES) + RUN_LABELS + ANALYSIS_LABELS
 TYPES = tuple(sorted({kind for kind, *_ in RELATIONSHIPS.values()}))
 
 

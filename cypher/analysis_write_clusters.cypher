@@ -1,0 +1,7 @@
+// analysis_write_clusters: one batch of clusters: label, size, core papers (paper_ids, most
+// central first) and neighbouring clusters (numbers, with the link weight to each).
+UNWIND $rows AS row
+MERGE (c:Cluster {cluster_id: row.cluster_id})
+SET c.network = row.network, c.number = row.number, c.label = row.label, c.size = row.size,
+    c.core = row.core, c.neighbours = row.neighbours, c.neighbour_weights = row.neighbour_weights,
+    c.analysis_run = $run_id;

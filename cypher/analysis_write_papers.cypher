@@ -1,0 +1,8 @@
+// analysis_write_papers: one batch of per-paper results, with the run that computed them
+// (a null clears what an earlier run wrote).
+UNWIND $rows AS row
+MATCH (p:Paper {paper_id: row.paper_id})
+SET p.pagerank = row.pagerank, p.citations = row.citations, p.references = row.references,
+    p.cocitation_cluster = row.cocitation_cluster, p.coupling_cluster = row.coupling_cluster,
+    p.main_path = row.main_path, p.key_route = row.key_route, p.key_route_next = row.key_route_next,
+    p.analysis_run = $run_id;
