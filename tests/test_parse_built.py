@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from paperkg.ingest import Card, Page, parse_file
 from synth import generate
-from tests.seeds import FIXTURES, seeds_dir
+from seeds import FIXTURES, seeds_dir
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "corpus"
 
