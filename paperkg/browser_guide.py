@@ -116,9 +116,7 @@ QUESTIONS: list[tuple[str, str, list[str], str]] = [
         "<code>CITES</code>, Leiden clusters of the co-citation and coupling networks with labels "
         "from their central papers' titles, and the field's main path by search path count.",
         ["top_papers", "influential_ancestors", "clusters", "cluster_of", "main_path"],
-        "MATCH path = (a:Paper)<-[:CITES]-(b:Paper)\n"
-        "WHERE a.main_path IS NOT NULL AND b.main_path = a.main_path + 1\n"
-        "RETURN path\nLIMIT 200",
+        "guide_main_path",
     ),
 ]
 PICTURE_PAPER = "2402.06618"
