@@ -174,7 +174,7 @@ def test_paperkg_query_prints_hostile_values_verbatim(kb, tmp_path):
 # -- static scan ---------------------------------------------------------------------------
 
 CYPHER_WORD = re.compile(r"\b(MATCH|MERGE|CREATE|SET|WHERE|RETURN|DELETE|DETACH|UNWIND|CALL|REMOVE|LOAD CSV)\b")
-LABELS = {"Paper", "Claim", "Source", "Document", "Evidence", "IngestRun", "IngestLock"}
+LABELS = {"Paper", "Claim", "Source", "Document", "Evidence", "IngestRun", "IngestLock", "ChangeSet"}
 TYPES = {"CITES", "MAKES", "CHECKED_AGAINST", "SUPPORTS", "REFERS_TO", "MENTIONS", "OF"}
 
 
