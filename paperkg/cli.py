@@ -323,14 +323,14 @@ def cmd_changes(args: argparse.Namespace) -> int:
     try:
         with connect() as kb:
             rows = changes(kb, since=args.since, run=args.run, paper=args.paper)
-            unfinished = args.run is not None and find_run(kb, args.run)["status"] == "did not finish"
+            unfinished = args.run is not None and find_run(kb, args.run)["status"] in ("failed", "did not finish")
     except HistoryError as exc:
         raise CommandError(str(exc), EXIT_FAILED) from None
     if args.json:
         print(json.dumps({"complete": not unfinished, "changes": rows}, indent=2, ensure_ascii=False))
         return EXIT_OK
     if unfinished:
-        print("this run did not finish: these are the changes of the transactions it committed")
+        print("this run did not finish: these are the changes of the transactions it committed", file=sys.stderr)
     for row in rows:
         print(describe(row))
     if not rows:
