@@ -42,6 +42,7 @@ from .statements import statement
 BYTES_PER_TRANSACTION = 2 * 1024 * 1024
 HASH_LOOKUP_BATCH = 1000
 FULL_COLLECTION_EVERY = 100  # batches; see _collected_per_batch
+RUN_ERROR_CHARS = 500  # of a failed run's error, kept on its IngestRun
 
 
 @dataclass
@@ -275,7 +276,7 @@ def _record_failure(kb: KnowledgeBase, report: RunReport, exc: BaseException) ->
     try:
         kb.execute(statement("record_run"), run_id=report.run_id, properties={
             "started_at": report.started_at, "ended_at": _now(), **report.totals, "status": "failed",
-            "error": excerpt(first_line(exc) if str(exc) else type(exc).__name__)})
+            "error": (first_line(exc) if str(exc) else type(exc).__name__)[:RUN_ERROR_CHARS]})
     except Exception:  # the connection is what failed: the change sets say what was committed
         pass
 
