@@ -116,6 +116,14 @@ QUESTIONS: list[tuple[str, str, list[str], str]] = [
         "OPTIONAL MATCH matched = (s)-[:REFERS_TO]->(:Paper)\n"
         "RETURN path, support, matched\nLIMIT 100",
     ),
+    (
+        "What changed",
+        "Each run of <code>paperkg sync</code> stores, per transaction, what it changed (a "
+        "<code>ChangeSet</code> node): works, citations, claim statuses, verdicts, merges. "
+        "<code>changes_since</code> nets them over a period; <code>paperkg digest</code> writes them up.",
+        ["changes_since"],
+        "",
+    ),
 ]
 PICTURE_PAPER = "2402.06618"
 
