@@ -13,20 +13,18 @@ CALL () {
          collect(DISTINCT CASE WHEN n:Claim THEN n.claim_id END) AS doc_claims,
          collect(DISTINCT CASE WHEN n:Source THEN n.source_id END) AS doc_sources
 }
-WITH doc_papers, doc_claims, doc_sources
-CALL (doc_papers) {
+// A document's CITES all touch its subject (write.batch_rows, redraw_relationships).
+CALL () {
   UNWIND $doc_ids AS doc_id
-  UNWIND doc_papers AS paper_id
-  MATCH (a:Paper {paper_id: paper_id})-[r:CITES]->(b:Paper)
-  WHERE doc_id IN r.docs AND b.paper_id IN doc_papers
-  RETURN collect(DISTINCT [a.paper_id, b.paper_id]) AS doc_cites
-}
-CALL (doc_claims) {
-  UNWIND $doc_ids AS doc_id
-  UNWIND doc_claims AS claim_id
-  MATCH (:Claim {claim_id: claim_id})-[r:CHECKED_AGAINST]->(s:Source)
+  MATCH (:Document {doc_id: doc_id})-[:MENTIONS {subject: true}]->(subject:Paper)-[r:CITES]-(:Paper)
   WHERE doc_id IN r.docs
-  RETURN collect(DISTINCT [claim_id, s.source_id]) AS doc_checks
+  RETURN collect(DISTINCT [startNode(r).paper_id, endNode(r).paper_id]) AS doc_cites
+}
+CALL () {
+  UNWIND $doc_ids AS doc_id
+  MATCH (:Document {doc_id: doc_id})-[:MENTIONS]->(c:Claim)-[r:CHECKED_AGAINST]->(s:Source)
+  WHERE doc_id IN r.docs
+  RETURN collect(DISTINCT [c.claim_id, s.source_id]) AS doc_checks
 }
 CALL (doc_papers) {
   UNWIND $paper_ids + doc_papers AS paper_id

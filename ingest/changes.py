@@ -159,15 +159,20 @@ class ChangeRecorder:
                 changes.append(Change("source", source_id, was and was[0] or None, now and now[0] or None,
                                       (now and now[0]) or (was and was[0]) or None, None, seen[1] or None))
         changes.sort(key=sort_key)
+        from .write import Rows
+
         self.tx.run(statement("record_changes"), run_id=self.run_id, run_started=self.run_started,
-                    batch=self.batch, action=self.action, documents=self.documents, changes=encode(changes)).consume()
+                    batch=self.batch, action=self.action, documents=self.documents,
+                    changes={name: Rows(values) for name, values in encode(changes).items()}).consume()
         return changes
 
     def _read(self, papers: list[str], cites: list[tuple[str, str]], claims: list[str],
               checks: list[tuple[str, str]], sources: list[str], around: list[str], doc_ids: list[str]) -> _States:
-        record = self.tx.run(statement("change_state"), paper_ids=papers, cites=[list(p) for p in cites],
-                             claim_ids=claims, checks=[list(p) for p in checks], source_ids=sources,
-                             around=around, doc_ids=doc_ids).single(strict=True)
+        from .write import Rows  # shown in the driver's debug log by their number (write imports this module)
+
+        record = self.tx.run(statement("change_state"), paper_ids=Rows(papers), cites=Rows(list(p) for p in cites),
+                             claim_ids=Rows(claims), checks=Rows(list(p) for p in checks), source_ids=Rows(sources),
+                             around=Rows(around), doc_ids=Rows(doc_ids)).single(strict=True)
         read = _States()
         read.papers = {paper_id: None for paper_id in papers}
         read.papers.update({paper_id: title for paper_id, title in record["papers"]})
