@@ -311,7 +311,8 @@ def cmd_runs(args: argparse.Namespace) -> int:
         counted = (" ".join(f"{key} {totals[key]}" for key in ("new", "changed", "unchanged", "rejected", "retracted"))
                    if totals else f"{run['change_sets']} transactions committed")
         error = f" ({run['error']})" if run["error"] else ""
-        print(f"{run['run_id']}  {run['started_at']}  {took:>6}  {run['status']}{error}  {counted}  "
+        exit_code = "-" if run["exit_code"] is None else run["exit_code"]
+        print(f"{run['run_id']}  {run['started_at']}  {took:>6}  exit {exit_code} {run['status']}{error}  {counted}  "
               f"changes {run['changes']}")
     return EXIT_OK
 

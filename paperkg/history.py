@@ -23,6 +23,9 @@ UNITS = {"h": "hours", "d": "days", "w": "weeks"}
 EVERY_CHANGE = 2**62  # changes_since's limit when all rows are wanted
 RUN_ID_PREFIX = 4  # a run may be named by a unique prefix of at least this many characters
 ATTENTION = ("unsupported", "unverifiable")  # claim statuses a digest reports as new
+# The exit code `paperkg sync` gave for a run of each status (cli: 1 a document rejected, 2 an
+# error such as a lost connection); a run that did not finish gave none it could record.
+EXIT_CODES = {"ok": 0, "rejected": 1, "failed": 2}
 
 
 class HistoryError(ValueError):
@@ -39,7 +42,7 @@ def runs(kb: KnowledgeBase, limit: int = 1000) -> list[dict[str, Any]]:
         found.append({
             "run_id": row["run_id"], "started_at": started, "ended_at": ended,
             "seconds": _seconds(started, ended),
-            "status": status or "did not finish",
+            "status": status or "did not finish", "exit_code": EXIT_CODES.get(status),
             "totals": {key: run.get(key, 0) for key in ("seen", "new", "changed", "unchanged", "rejected", "retracted")}
             if run else None,
             "error": run.get("error"), "change_sets": row["change_sets"], "changes": row["changes"],

@@ -194,7 +194,7 @@ def test_the_commands_list_runs_and_changes(kb, sequence, capsys):
     assert main(["runs", "--json"]) == 0
     history = json.loads(capsys.readouterr().out)
     assert [run["run_id"] for run in history] == [second, first]  # newest first
-    assert [run["status"] for run in history] == ["ok", "ok"]
+    assert [(run["status"], run["exit_code"]) for run in history] == [("ok", 0), ("ok", 0)]
     assert history[0]["totals"] == {"seen": 1, "new": 0, "changed": 0, "unchanged": 1, "rejected": 0, "retracted": 1}
     assert history[1]["totals"]["new"] == 2 and history[1]["seconds"] >= 0
 
@@ -245,6 +245,7 @@ def test_a_run_that_fails_half_way_records_what_it_committed(kb, sequence, monke
         ("work", "added", B, None, "present"), ("work", "added", A, None, "present"),
         ("work", "added", W, None, "present"),
         ("cites", "added", f"{A} -> {B}", None, "present"), ("cites", "added", f"{B} -> {W}", None, "present")}
+    assert run["exit_code"] == 2
     assert main(["changes", "--run", run["run_id"], "--json"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out)["complete"] is False
@@ -261,3 +262,23 @@ def test_a_run_without_change_sets_writes_the_same_graph_and_stores_none(kb, tmp
     ingestion.ingest_paths(kb, [tmp_path])
     assert kb.cypher("MATCH (cs:ChangeSet) RETURN count(cs) AS n") == [{"n": 1}]
     assert dump(kb) == without
+
+
+def test_a_run_stopped_outright_is_listed_with_the_change_sets_it_committed(kb, sequence, monkeypatch, capsys):
+    shutil.copy(FIXTURES / "card_2401.20002.txt", sequence.folder)
+
+    def interrupted(*args):
+        raise KeyboardInterrupt  # as Ctrl-C: nothing more is recorded
+
+    monkeypatch.setattr(ingestion, "_retract", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        sync_directory(kb, sequence.folder)
+    (run,) = runs(kb)
+    assert (run["status"], run["exit_code"], run["totals"], run["change_sets"]) == ("did not finish", None, None, 1)
+    assert pinned(changes(kb, run=run["run_id"])) == {
+        ("work", "added", key, None, "present") for key in (B, A, W)} | {
+        ("cites", "added", f"{x} -> {y}", None, "present") for x, y in ((A, B), (B, W))}
+    assert main(["changes", "--run", run["run_id"]]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "this run did not finish: these are the changes of the transactions it committed\n"
+    assert captured.out.splitlines()[0] == f"work added: {W} — Lichen Growth Rates: Field Notes"
