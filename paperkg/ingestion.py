@@ -271,8 +271,11 @@ def _run(kb: KnowledgeBase, paths: list[Path], discovery: Discovery, report: Run
 
 def _record_failure(kb: KnowledgeBase, report: RunReport, exc: BaseException) -> None:
     """Record a run that stopped with an error, when the server still answers: its change sets
-    hold what it committed. A run killed outright records nothing more (`paperkg runs` still
-    lists its change sets, as a run that did not finish)."""
+    hold what it committed. A lost connection or a run killed outright records nothing more
+    (`paperkg runs` still lists its change sets, as a run that did not finish): asking a server
+    that is gone would only make the run wait for the driver's retries before it gives up."""
+    if isinstance(exc, (ConnectionFailed, DriverError)):
+        return
     try:
         kb.execute(statement("record_run"), run_id=report.run_id, properties={
             "started_at": report.started_at, "ended_at": _now(), **report.totals, "status": "failed",

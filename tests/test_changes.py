@@ -237,15 +237,13 @@ def test_a_run_that_fails_half_way_records_what_it_committed(kb, sequence, monke
     monkeypatch.setattr(ingestion, "_transaction", lose_the_connection_second_time)
     with pytest.raises(ConnectionFailed):
         ingestion.ingest_paths(kb, [sequence.folder], docs_per_transaction=1)
-    (run,) = runs(kb)
-    assert (run["status"], run["error"], run["change_sets"]) == (
-        "failed", "lost the connection to Neo4j while writing", 1)
+    (run,) = runs(kb)  # nothing more could be recorded: the run did not finish
+    assert (run["status"], run["exit_code"], run["totals"], run["change_sets"]) == ("did not finish", None, None, 1)
     # The first card (2401.20002, first in path order) was committed, and its change set with it.
     assert pinned(changes(kb, run=run["run_id"])) == {
         ("work", "added", B, None, "present"), ("work", "added", A, None, "present"),
         ("work", "added", W, None, "present"),
         ("cites", "added", f"{A} -> {B}", None, "present"), ("cites", "added", f"{B} -> {W}", None, "present")}
-    assert run["exit_code"] == 2
     assert main(["changes", "--run", run["run_id"], "--json"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out)["complete"] is False
@@ -264,17 +262,19 @@ def test_a_run_without_change_sets_writes_the_same_graph_and_stores_none(kb, tmp
     assert dump(kb) == without
 
 
-def test_a_run_stopped_outright_is_listed_with_the_change_sets_it_committed(kb, sequence, monkeypatch, capsys):
+def test_a_run_stopped_by_an_error_records_it_beside_the_change_sets_it_committed(kb, sequence, capsys,
+                                                                                  monkeypatch):
     shutil.copy(FIXTURES / "card_2401.20002.txt", sequence.folder)
 
-    def interrupted(*args):
-        raise KeyboardInterrupt  # as Ctrl-C: nothing more is recorded
+    def full_disk(*args):
+        raise OSError("No space left on device")
 
-    monkeypatch.setattr(ingestion, "_retract", interrupted)
-    with pytest.raises(KeyboardInterrupt):
+    monkeypatch.setattr(ingestion, "_retract", full_disk)
+    with pytest.raises(OSError):
         sync_directory(kb, sequence.folder)
     (run,) = runs(kb)
-    assert (run["status"], run["exit_code"], run["totals"], run["change_sets"]) == ("did not finish", None, None, 1)
+    assert (run["status"], run["exit_code"], run["error"], run["change_sets"]) == (
+        "failed", 2, "No space left on device", 1)
     assert pinned(changes(kb, run=run["run_id"])) == {
         ("work", "added", key, None, "present") for key in (B, A, W)} | {
         ("cites", "added", f"{x} -> {y}", None, "present") for x, y in ((A, B), (B, W))}
