@@ -28,6 +28,7 @@ from tqdm import tqdm
 
 from paperkg.db import ConnectionFailed, KnowledgeBase, first_line
 from paperkg.ingest import ParseError, parse_bytes
+from paperkg.ingest.graph.changes import Change, ChangeLog
 from paperkg.ingest.parse.errors import excerpt
 from paperkg.ingest.graph.rows import Assertions, assertions_of
 from paperkg.ingest.graph.write import Batch, BatchResult, Pending, chunks, prepare_batch, retract_documents, write_batch
@@ -41,6 +42,7 @@ from paperkg.statements import statement
 BYTES_PER_TRANSACTION = 2 * 1024 * 1024
 HASH_LOOKUP_BATCH = 1000
 FULL_COLLECTION_EVERY = 100  # batches; see _collected_per_batch
+RUN_ERROR_CHARS = 500  # of a failed run's error, kept on its IngestRun
 
 
 @dataclass
@@ -64,6 +66,7 @@ class RunReport:
     # What landed, counted as `paperkg stats` counts: new (or, retracted, fewer) nodes per label
     # and relationships per type. The documents' counts say what each one mentioned.
     graph_change: dict[str, dict[str, int]] = field(default_factory=dict)
+    changes: list[Change] | None = None  # each transaction's change set in commit order (None: not recorded)
 
     @property
     def totals(self) -> dict[str, int]:
@@ -87,6 +90,7 @@ class RunReport:
         return {"run_id": self.run_id, "started_at": self.started_at, "ended_at": self.ended_at,
                 "totals": self.totals, "graph_change": self.graph_change, "rows_written": self.rows_written,
                 "identity": {"merged": self.identity["merged"], "split": self.identity["split"]},
+                **({} if self.changes is None else {"changes_recorded": len(self.changes)}),
                 "documents": [asdict(document) for document in self.documents]}
 
 
@@ -212,12 +216,14 @@ def _rejected(path: str, reason: str, line: int | None = None) -> DocumentResult
 
 def ingest_paths(kb: KnowledgeBase, paths: Iterable[str | os.PathLike], *, progress: bool = False,
                  docs_per_transaction: int = DOCS_PER_TRANSACTION, max_bytes: int = MAX_DOCUMENT_BYTES,
-                 lock_wait: float = 0.0, prune: bool = False, follow_links: bool = False) -> RunReport:
+                 lock_wait: float = 0.0, prune: bool = False, follow_links: bool = False,
+                 record_changes: bool = True) -> RunReport:
     """Ingest files and directories; returns the run's report (also recorded as an IngestRun node).
 
     Holds the ingestion lock for the run (waiting up to ``lock_wait`` seconds for it). With
     ``prune``, documents once ingested from below the given directories whose files are gone
     are retracted: what only they asserted leaves the graph. ``follow_links``: see discover.
+    ``record_changes``: store each transaction's change set with it (`paperkg changes`).
     """
     paths = [Path(path) for path in paths]
     discovery = discover(paths, follow_links=follow_links)
@@ -227,24 +233,55 @@ def ingest_paths(kb: KnowledgeBase, paths: Iterable[str | os.PathLike], *, progr
                             "identity: run `paperkg reset --yes`, then ingest the documents again")
     with IngestLock(kb, wait=lock_wait) as lock:
         report = RunReport(run_id=str(uuid.uuid4()), started_at=_now(), documents=list(discovery.rejected))
-        before = kb.stats()
-        found = _Found()
-        _ingest_files(kb, discovery.files, report, lock, progress, docs_per_transaction, max_bytes, found)
-        stale = found.replaced - found.seen
-        if prune:
-            gone = _gone(kb, [path.resolve() for path in paths if path.is_dir()], discovery, found, report)
-            report.documents.extend(DocumentResult(path, "retracted", doc_id=doc_id)
-                                    for doc_id, path in sorted(gone.items()))
-            stale |= set(gone)
-        _retract(kb, sorted(stale), report)
-        if found.moved:
-            kb.execute(statement("update_document_paths"), rows=[{"doc_id": doc_id, "path": path}
-                                                                   for doc_id, path in sorted(found.moved.items())])
-        report.ended_at = _now()
+        changes = None
+        if record_changes:
+            report.changes = []
+            changes = ChangeLog(report.run_id, datetime.now(timezone.utc).isoformat(timespec="microseconds"))
+        try:
+            return _run(kb, paths, discovery, report, lock, progress, docs_per_transaction, max_bytes, prune, changes)
+        except Exception as exc:
+            _record_failure(kb, report, exc)
+            raise
+
+
+def _run(kb: KnowledgeBase, paths: list[Path], discovery: Discovery, report: RunReport, lock: IngestLock,
+         progress: bool, docs_per_transaction: int, max_bytes: int, prune: bool,
+         changes: ChangeLog | None) -> RunReport:
+    before = kb.stats()
+    found = _Found()
+    _ingest_files(kb, discovery.files, report, lock, progress, docs_per_transaction, max_bytes, found, changes)
+    stale = found.replaced - found.seen
+    if prune:
+        gone = _gone(kb, [path.resolve() for path in paths if path.is_dir()], discovery, found, report)
+        report.documents.extend(DocumentResult(path, "retracted", doc_id=doc_id)
+                                for doc_id, path in sorted(gone.items()))
+        stale |= set(gone)
+    _retract(kb, sorted(stale), report, changes)
+    if found.moved:
+        kb.execute(statement("update_document_paths"), rows=[{"doc_id": doc_id, "path": path}
+                                                               for doc_id, path in sorted(found.moved.items())])
+    report.ended_at = _now()
+    kb.execute(statement("record_run"), run_id=report.run_id, properties={
+        "started_at": report.started_at, "ended_at": report.ended_at, **report.totals,
+        "status": "ok" if report.ok else "rejected", "run_started": changes.run_started if changes else None,
+        "change_sets": changes.batches if changes else None})
+    report.graph_change = _change(before, kb.stats())
+    return report
+
+
+def _record_failure(kb: KnowledgeBase, report: RunReport, exc: BaseException) -> None:
+    """Record a run that stopped with an error, when the server still answers: its change sets
+    hold what it committed. A lost connection or a run killed outright records nothing more
+    (`paperkg runs` still lists its change sets, as a run that did not finish): asking a server
+    that is gone would only make the run wait for the driver's retries before it gives up."""
+    if isinstance(exc, (ConnectionFailed, DriverError)):
+        return
+    try:
         kb.execute(statement("record_run"), run_id=report.run_id, properties={
-            "started_at": report.started_at, "ended_at": report.ended_at, **report.totals})
-        report.graph_change = _change(before, kb.stats())
-        return report
+            "started_at": report.started_at, "ended_at": _now(), **report.totals, "status": "failed",
+            "error": (first_line(exc) if str(exc) else type(exc).__name__)[:RUN_ERROR_CHARS]})
+    except Exception:  # the connection is what failed: the change sets say what was committed
+        pass
 
 
 def _change(before: dict[str, dict[str, int]], after: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
@@ -291,22 +328,24 @@ def _gone(kb: KnowledgeBase, directories: list[Path], discovery: Discovery, foun
             if path not in present and not any(Path(path).is_relative_to(d) for d in discovery.unlisted)}
 
 
-def _retract(kb: KnowledgeBase, doc_ids: list[str], report: RunReport) -> None:
+def _retract(kb: KnowledgeBase, doc_ids: list[str], report: RunReport, changes: ChangeLog | None = None) -> None:
     """Withdraw documents that are no longer in the corpus, a batch of them per transaction."""
     for part in chunks(doc_ids, DOCS_PER_TRANSACTION):
         with kb.session() as session:
-            result: BatchResult = session.execute_write(retract_documents, part)
+            result: BatchResult = session.execute_write(retract_documents, part, changes)
         report.identity.update({"merged": result.merged, "split": result.split})
+        if report.changes is not None:
+            report.changes.extend(result.changes)
 
 
 def _ingest_files(kb: KnowledgeBase, files: list[Path], report: RunReport, lock: IngestLock, progress: bool,
-                  docs_per_transaction: int, max_bytes: int, found: _Found) -> None:
+                  docs_per_transaction: int, max_bytes: int, found: _Found, changes: ChangeLog | None = None) -> None:
     bar = tqdm(total=len(files), unit="doc", desc="ingest", disable=not progress, file=sys.stderr)
     try:
         with _collected_per_batch() as collect:
             for results, batch in _read_batches(kb, files, max_bytes, docs_per_transaction, found):
                 report.documents.extend(results)
-                _write(kb, batch, _by_path(results), report)
+                _write(kb, batch, _by_path(results), report, changes)
                 collect()
                 bar.update(len(results))
                 lock.heartbeat()
@@ -493,13 +532,14 @@ def _reject(result: DocumentResult, reason: str) -> None:
     result.status, result.error, result.counts = "rejected", f"{result.path}: {reason}", {}
 
 
-def _write(kb: KnowledgeBase, batch: Batch, results: dict[str, DocumentResult], report: RunReport) -> None:
+def _write(kb: KnowledgeBase, batch: Batch, results: dict[str, DocumentResult], report: RunReport,
+           changes: ChangeLog | None = None) -> None:
     """Write a batch in one transaction; if it fails, write its documents one by one to isolate the bad one.
     A lost connection is the run's failure; anything else a document's."""
     if not batch.documents:
         return
     try:
-        written = _transaction(kb, batch, report.run_id)
+        written = _transaction(kb, batch, report.run_id, changes)
     except (ConnectionFailed, DriverError):
         raise
     except Exception as exc:
@@ -508,20 +548,22 @@ def _write(kb: KnowledgeBase, batch: Batch, results: dict[str, DocumentResult], 
             _reject(results[batch.documents[0].assertions.path], f"not written: {reason}")
             return
         for one in batch.documents:
-            _write(kb, _prepared([one], results), results, report)
+            _write(kb, _prepared([one], results), results, report, changes)
         return
     report.identity.update({"merged": written.merged, "split": written.split})
+    if report.changes is not None:
+        report.changes.extend(written.changes)
     for pending in batch.documents:
         result = results[pending.assertions.path]
         result.counts = dict(sorted(written.counts[pending.assertions.doc_id].items()))
 
 
-def _transaction(kb: KnowledgeBase, batch: Batch, run_id: str) -> BatchResult:
+def _transaction(kb: KnowledgeBase, batch: Batch, run_id: str, changes: ChangeLog | None = None) -> BatchResult:
     try:
         # All of a statement's records in one reply (identity lookups return thousands): the
         # default of 1,000 per PULL costs a round trip each (docs/performance.md).
         with kb.session(fetch_size=-1) as session:
-            return session.execute_write(write_batch, batch, run_id)
+            return session.execute_write(write_batch, batch, run_id, changes)
     except (ServiceUnavailable, SessionExpired, DatabaseUnavailable) as exc:
         uri = kb.settings.uri if kb.settings else "the server"
         raise ConnectionFailed(f"lost the connection to Neo4j at {uri} while writing: {first_line(exc)}") from None

@@ -118,6 +118,14 @@ QUESTIONS: list[tuple[str, str, list[str], str]] = [
         ["top_papers", "influential_ancestors", "clusters", "cluster_of", "main_path"],
         "guide_main_path",
     ),
+    (
+        "What changed",
+        "Each run of <code>paperkg sync</code> stores, per transaction, what it changed (a "
+        "<code>ChangeSet</code> node): works, citations, claim statuses, verdicts, merges. "
+        "<code>changes_since</code> nets them over a period; <code>paperkg digest</code> writes them up.",
+        ["changes_since"],
+        "",
+    ),
 ]
 PICTURE_PAPER = "2402.06618"
 

@@ -131,7 +131,8 @@ def _run_ingestion(args: argparse.Namespace, run: Callable, target) -> int:
     try:
         with connect() as kb:
             report = run(kb, target, progress=progress, docs_per_transaction=args.batch,
-                         lock_wait=args.wait, max_bytes=args.max_bytes, follow_links=args.follow_links)
+                         lock_wait=args.wait, max_bytes=args.max_bytes, follow_links=args.follow_links,
+                         record_changes=not args.no_changes)
     except (FileNotFoundError, GraphOutdated) as exc:
         raise CommandError(str(exc)) from None
     if args.json:
@@ -323,6 +324,69 @@ def cmd_reset(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# -- history -------------------------------------------------------------------------------
+
+def cmd_runs(args: argparse.Namespace) -> int:
+    from .db import connect
+    from .history import runs
+
+    with connect() as kb:
+        history = runs(kb, limit=args.limit)
+    if args.json:
+        print(json.dumps(history, indent=2, ensure_ascii=False))
+        return EXIT_OK
+    for run in history:
+        took = f"{run['seconds']:.0f} s" if run["seconds"] is not None else "-"
+        totals = run["totals"]
+        counted = (" ".join(f"{key} {totals[key]}" for key in ("new", "changed", "unchanged", "rejected", "retracted"))
+                   if totals else f"{run['change_sets']} transactions committed")
+        error = f" ({run['error']})" if run["error"] else ""
+        exit_code = "-" if run["exit_code"] is None else run["exit_code"]
+        print(f"{run['run_id']}  {run['started_at']}  {took:>6}  exit {exit_code} {run['status']}{error}  {counted}  "
+              f"changes {run['changes']}")
+    return EXIT_OK
+
+
+def cmd_changes(args: argparse.Namespace) -> int:
+    from .db import connect
+    from .history import HistoryError, changes, describe, find_run
+
+    try:
+        with connect() as kb:
+            rows = changes(kb, since=args.since, run=args.run, paper=args.paper)
+            unfinished = args.run is not None and find_run(kb, args.run)["status"] in ("failed", "did not finish")
+    except HistoryError as exc:
+        raise CommandError(str(exc), EXIT_FAILED) from None
+    if args.json:
+        print(json.dumps({"complete": not unfinished, "changes": rows}, indent=2, ensure_ascii=False))
+        return EXIT_OK
+    if unfinished:
+        print("this run did not finish: these are the changes of the transactions it committed", file=sys.stderr)
+    for row in rows:
+        print(describe(row))
+    if not rows:
+        print("no changes")
+    return EXIT_OK
+
+
+def cmd_digest(args: argparse.Namespace) -> int:
+    from .db import connect
+    from .history import HistoryError, digest
+
+    try:
+        with connect() as kb:
+            found = digest(kb, since=args.since, watch=args.watch)
+    except HistoryError as exc:
+        raise CommandError(str(exc), EXIT_FAILED) from None
+    text = found.html() if args.format == "html" else found.markdown()
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"wrote {args.out}")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
 # -- queries -------------------------------------------------------------------------------
 
 def cmd_query(args: argparse.Namespace) -> int:
@@ -420,6 +484,29 @@ def build_parser() -> argparse.ArgumentParser:
                          help=f"reject documents larger than this (default {MAX_DOCUMENT_BYTES:,})")
         sub.add_argument("--follow-links", action="store_true",
                          help="read links to files outside the directory (default: rejected, never read)")
+        sub.add_argument("--no-changes", action="store_true",
+                         help="do not store the run's change set (`paperkg changes` will not show this run)")
+
+    runs = command("runs", cmd_runs, "the run history, newest first: when, how long, totals, exit status",
+                   "paperkg runs --limit 10")
+    runs.add_argument("--limit", type=int, default=50, help="the most runs to list (default 50)")
+    runs.add_argument("--json", action="store_true", help="print JSON")
+    changes = command("changes", cmd_changes, "what the runs changed: works, citations, claim statuses, verdicts, "
+                      "merges (net of changes that cancelled)", "paperkg changes --since 7d --paper 2402.06618")
+    changes.add_argument("--since", metavar="RUN|DATE|7d",
+                         help="changes after this run, since this date (UTC) or this long ago (12h, 7d, 2w)")
+    changes.add_argument("--run", metavar="RUN", help="only this run's changes (a run id or a prefix of one)")
+    changes.add_argument("--paper", help="only changes concerning this paper (arXiv id, DOI or paper_id)")
+    changes.add_argument("--json", action="store_true", help="print JSON")
+    digest = command("digest", cmd_digest, "what a researcher reads on Monday: new works citing the watched "
+                     "papers, new unsupported claims, flipped verdicts, merges", "paperkg digest --since 7d "
+                     "--watch 2402.06618 --format html --out digest.html")
+    digest.add_argument("--since", required=True, metavar="RUN|DATE|7d", help="the period: as for `changes`")
+    digest.add_argument("--watch", action="append", default=[], metavar="PAPER",
+                        help="a paper to follow (repeatable; default: the whole corpus)")
+    digest.add_argument("--format", choices=["md", "html"], default="md", help="Markdown or a self-contained "
+                        "HTML page (default md)")
+    digest.add_argument("--out", metavar="FILE", help="write to this file (default: standard output)")
 
     sync.add_argument("--analyze", action="store_true",
                       help="then run `paperkg analyze` (influence, clusters, main path) on the graph")

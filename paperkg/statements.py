@@ -22,3 +22,11 @@ def statement(name: str) -> str:
     """The single statement of cypher/<name>.cypher."""
     (only,) = statements(name)
     return only.rstrip(";")
+
+
+class Rows(list):
+    """A statement's rows, shown in a log by their number: the driver formats every parameter
+    for its debug log even when that log is off (neo4j 6.4, `Bolt5x5.run`)."""
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} rows>"

@@ -2,7 +2,7 @@
 
 Every node is named by its key: a paper's `paper_id` is a function of its evidence, so two
 graphs of the same documents name their papers alike. Run bookkeeping (run ids, timestamps,
-the ingestion lock's node) and where a document lies (its path) are left out.
+the ingestion lock's node, the runs' change sets) and where a document lies (its path) are left out.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from paperkg.ingest.graph.contract import ANALYSIS_PROPERTIES, NODES
 VOLATILE = {"run_id", "ingested_at", "started_at", "ended_at", "path", *ANALYSIS_PROPERTIES}
 
 DUMP_NODES = """
-MATCH (n) WHERE NOT n:IngestRun AND NOT n:IngestLock AND NOT n:AnalysisRun AND NOT n:Cluster
+MATCH (n) WHERE NOT n:IngestRun AND NOT n:IngestLock AND NOT n:AnalysisRun AND NOT n:Cluster AND NOT n:ChangeSet
 RETURN elementId(n) AS id, labels(n) AS labels, properties(n) AS props
 """
 DUMP_RELATIONSHIPS = """

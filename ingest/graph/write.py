@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from neo4j import ManagedTransaction, Result
 
-from paperkg.statements import statement
+from paperkg.statements import Rows, statement
 
+from paperkg.ingest.graph.changes import Change, ChangeLog, ChangeRecorder, batch_scope
 from paperkg.ingest.graph.contract import IDENTITY_PROPERTIES, UNIT_PROPERTIES
 from paperkg.ingest.graph.identity import Evidence, Work, identifier_keys, resolve
 from paperkg.ingest.graph.rows import Assertions, Unit
@@ -25,13 +26,6 @@ from paperkg.ingest.graph.rows import Assertions, Unit
 T = TypeVar("T")
 ROWS_PER_STATEMENT = 5000
 
-
-class Rows(list):
-    """A statement's rows, shown in a log by their number: the driver formats every parameter
-    for its debug log even when that log is off (neo4j 6.4, `Bolt5x5.run`)."""
-
-    def __repr__(self) -> str:
-        return f"<{len(self)} rows>"
 
 
 def chunks(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
@@ -60,6 +54,7 @@ class BatchResult:
     counts: dict[str, Counter]  # rows written per document
     merged: int = 0  # nodes that became part of another work's node
     split: int = 0  # nodes whose evidence went to several works
+    changes: list[Change] = field(default_factory=list)  # the transaction's change set (when recorded)
 
 
 def prepare_batch(documents: Sequence[Pending]) -> Batch:
@@ -67,15 +62,18 @@ def prepare_batch(documents: Sequence[Pending]) -> Batch:
     return Batch(list(documents), sorted(evidence, key=Evidence.encode))
 
 
-def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str) -> BatchResult:
-    """Write a batch of documents."""
+def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str, changes: ChangeLog | None = None) -> BatchResult:
+    """Write a batch of documents (and, given the run's change log, the batch's change set)."""
     documents = [p.assertions for p in batch.documents]
-    resolution = resolve_in_graph(tx, batch.evidence, set(), set())
+    recorder = changes.recorder(tx, "write", len(documents)) if changes else None
+    resolution = resolve_in_graph(tx, batch.evidence, set(), set(), recorder)
+    rows, counts = batch_rows(documents, resolution.paper_of)
+    if recorder:
+        recorder.before(**batch_scope(rows))
     touched = set(resolution.reshaped)  # papers whose statements changed: their properties are folded again
     # From here on no statement waits for the one before it: the server runs each while the
     # client builds and sends the next one's rows. Only write_papers' result is read back.
     _send(tx, "write_document", [document_row(a) for a in documents], run_id=run_id)
-    rows, counts = batch_rows(documents, resolution.paper_of)
     paper_rows = rows.pop("write_papers")
     written = _send(tx, "write_papers", paper_rows)
     _send(tx, "write_identity", resolution.identity_rows())
@@ -86,12 +84,15 @@ def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str) -> BatchResul
     _send(tx, "refold_contested", [_contested_row(row, contested[row["paper_id"]]) for row in paper_rows
                                    if row["paper_id"] in contested and row["paper_id"] not in touched])
     store_claim_status(tx, {row["claim_id"] for row in rows["write_claims"]})
-    return BatchResult(counts, resolution.merged, resolution.split)
+    return BatchResult(counts, resolution.merged, resolution.split, recorder.finish() if recorder else [])
 
 
-def retract_documents(tx: ManagedTransaction, doc_ids: Sequence[str]) -> BatchResult:
+def retract_documents(tx: ManagedTransaction, doc_ids: Sequence[str], changes: ChangeLog | None = None) -> BatchResult:
     """Withdraw documents: what only they asserted goes, merges they showed included (the
     works they touched are resolved again without them)."""
+    recorder = changes.recorder(tx, "retract", len(doc_ids)) if changes else None
+    if recorder:
+        recorder.before(doc_ids=doc_ids)
     touched: set[str] = set()
     removed: set[Evidence] = set()
     claims: set[str] = set()
@@ -100,11 +101,11 @@ def retract_documents(tx: ManagedTransaction, doc_ids: Sequence[str]) -> BatchRe
         touched |= papers
         removed |= gone
         claims |= kept_claims
-    resolution = resolve_in_graph(tx, [], touched, removed)
+    resolution = resolve_in_graph(tx, [], touched, removed, recorder)
     _send(tx, "write_identity", resolution.identity_rows())
     refold_papers(tx, touched | resolution.reshaped)
     store_claim_status(tx, claims)
-    return BatchResult({}, resolution.merged, resolution.split)
+    return BatchResult({}, resolution.merged, resolution.split, recorder.finish() if recorder else [])
 
 
 def store_claim_status(tx: ManagedTransaction, claim_ids: set[str]) -> None:
@@ -259,7 +260,7 @@ class GraphResolution:
 
 
 def resolve_in_graph(tx: ManagedTransaction, evidence: Sequence[Evidence], touched: set[str],
-                     removed: set[Evidence]) -> GraphResolution:
+                     removed: set[Evidence], recorder: ChangeRecorder | None = None) -> GraphResolution:
     """Resolve the batch's evidence with the graph's: equal evidence already in the graph stays
     where it is unless new evidence meets its work; the rest is resolved with every piece of
     evidence it is connected to by an identifier (arXiv id, DOI, title, fallback), so the works
@@ -272,7 +273,7 @@ def resolve_in_graph(tx: ManagedTransaction, evidence: Sequence[Evidence], touch
     region = _region(tx, new + sorted(removed, key=Evidence.encode), touched)
     works = resolve(set(new) | {e for found in region.values() for e in found})
     resolution = GraphResolution(known, works, set())
-    _reshape(tx, region, resolution)
+    _reshape(tx, region, resolution, recorder)
     return resolution
 
 
@@ -298,7 +299,8 @@ def _region(tx: ManagedTransaction, seeds: list[Evidence], papers: set[str]) -> 
     return region
 
 
-def _reshape(tx: ManagedTransaction, region: dict[str, set[Evidence]], resolution: GraphResolution) -> None:
+def _reshape(tx: ManagedTransaction, region: dict[str, set[Evidence]], resolution: GraphResolution,
+             recorder: ChangeRecorder | None = None) -> None:
     """Move the region's nodes to the works resolution found: a node whose evidence is now all
     another work's merges into that work's node (created when new); a node whose evidence is
     now several works' is split, its mentions moving by evidence and the relationships its
@@ -318,6 +320,8 @@ def _reshape(tx: ManagedTransaction, region: dict[str, set[Evidence]], resolutio
         return
     reshaped = {row["keep"] for row in merges} | {row["from"] for row in moves} | {row["to"] for row in moves}
     changed = sorted(reshaped | {row["gone"] for row in merges})
+    if recorder:
+        recorder.reshaping(changed, merges, moves, region)
     tx.run(statement("clear_identity"), paper_ids=changed).consume()
     tx.run(statement("ensure_papers"), paper_ids=sorted(reshaped)).consume()
     if merges:

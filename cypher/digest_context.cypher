@@ -1,0 +1,20 @@
+// digest_context: what the digest needs beside the changes: the lineage of the watched
+// papers (the works they build on, up to two citation steps), the works each listed claim
+// cites (through its sources), and the titles of the papers named.
+CALL () {
+  UNWIND $watched AS paper_id
+  MATCH (:Paper {paper_id: paper_id})-[:CITES*1..2]->(ancestor:Paper)
+  RETURN collect(DISTINCT ancestor.paper_id) AS lineage
+}
+CALL () {
+  UNWIND $claim_ids AS claim_id
+  MATCH (:Claim {claim_id: claim_id})-[:CITES]->(:Source)-[:REFERS_TO]->(w:Paper)
+  WITH claim_id, collect(DISTINCT w.paper_id) AS works
+  RETURN collect([claim_id, works]) AS claim_works
+}
+CALL () {
+  UNWIND $paper_ids AS paper_id
+  MATCH (p:Paper {paper_id: paper_id})
+  RETURN collect([p.paper_id, coalesce(p.title, p.paper_id), p.year]) AS titles
+}
+RETURN lineage, claim_works, titles;

@@ -1,0 +1,19 @@
+// runs: the run history, newest first: each recorded run (IngestRun) with its change sets
+// counted, and each run that left change sets but no record (it stopped before the end).
+CALL () {
+  MATCH (r:IngestRun)
+  RETURN r.run_id AS run_id, coalesce(r.run_started, r.started_at) AS started, properties(r) AS run
+  UNION
+  MATCH (cs:ChangeSet)
+  WITH cs.run_id AS run_id, min(cs.run_started) AS started
+  WHERE NOT EXISTS { MATCH (:IngestRun {run_id: run_id}) }
+  RETURN run_id, started, null AS run
+}
+CALL (run_id) {
+  OPTIONAL MATCH (cs:ChangeSet {run_id: run_id})
+  RETURN count(cs) AS change_sets, sum(size(coalesce(cs.entity, []))) AS changes,
+         max(cs.committed_at) AS last_commit
+}
+RETURN run_id, started, run, change_sets, changes, toString(last_commit) AS last_commit
+ORDER BY started DESC, run_id
+LIMIT $limit;
