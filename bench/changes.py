@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/changes.py [--papers 50000] [--fraction 0.01] [--repeats 3]
 
-Builds a synthetic corpus (`paperkg synth`, pages = papers / 100), ingests it into a Neo4j of
+Builds a synthetic corpus (`bench/synth.py`, pages = papers / 100), ingests it into a Neo4j of
 its own (a home under --work, free ports), then measures `sync` of a version of the corpus in
 which a fraction of the documents changed (half of them edited: a citation line dropped, or a
 sentence added where there is none; half deleted), with change sets and without. Each timed

@@ -16,7 +16,12 @@ def apply_schema(kb: KnowledgeBase) -> None:
         kb.execute(text.rstrip(";"))
     kb.execute(statement("await_indexes"), seconds=INDEX_WAIT_SECONDS)
     kb.execute(statement("backfill_title_lower"))
+    store_missing_claim_status(kb)
+
+
+def store_missing_claim_status(kb: KnowledgeBase) -> None:
+    """Store the support status of claims written without one (cypher/claim_status.cypher's rule)."""
     claims = [row["id"] for row in kb.execute(statement("claims_without_status"))]
-    with kb.driver.session(database=kb.database) as session:
+    with kb.session() as session:
         for part in chunks(claims, CLAIMS_PER_TRANSACTION):
             session.execute_write(store_claim_status, set(part))

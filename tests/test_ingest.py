@@ -231,8 +231,12 @@ def test_edited_documents_replace_exactly_what_they_asserted(kb, seeds):
     # (named here by file); the dropped claim goes, and so does the evidence of the old title.
     assert {n[0] for n in removed_nodes - added_nodes} == {"Claim", "Evidence"}
     assert [n[:2] for n in added_nodes - removed_nodes] == [("Evidence", n[1]) for n in added_nodes - removed_nodes]
-    assert sorted(n[1][:3] if n[0] == "Document" else n[1] for n in removed_nodes & added_nodes) == [
-        "000", "004", "arxiv:2104.08197"]
+    # The claim whose verdict flipped changes in place too: its stored status is now supported.
+    flipped_id = one(kb, "MATCH (c:Claim {text: $text}) RETURN c.claim_id AS id, c.status AS status",
+                     text=flipped_claim.text)
+    assert flipped_id["status"] == "supported"
+    assert sorted(n[1][:3] if n[0] == "Document" else n[1] for n in removed_nodes & added_nodes) == sorted([
+        "000", "004", "arxiv:2104.08197", flipped_id["id"]])
     renamed = one(kb, "MATCH (p:Paper {arxiv_id: '2104.08197'}) RETURN p.title AS title")
     assert renamed["title"] == "A renamed card"
     assert kb.cypher("""MATCH (:Paper {arxiv_id: '2104.08197'})-[r:CITES]->(:Paper {arxiv_id: '1909.03368'})
