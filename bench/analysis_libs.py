@@ -52,35 +52,52 @@ def main() -> int:
     started = time.perf_counter()
     networks = {name: network(projection, name) for name in NETWORKS}
     paired = time.perf_counter() - started
-    print(f"projection: {len(projection.ids):,} papers, {len(projection.edges):,} citations in {projected:.2f} s; "
-          f"networks (scipy, the same for every library): "
-          + ", ".join(f"{name} {len(n.weights):,} links of weight >= {n.min_weight}" for name, n in networks.items())
-          + f" in {paired:.2f} s; peak RSS {peak_mb():.0f} MB")
+    print(
+        f"projection: {len(projection.ids):,} papers, {len(projection.edges):,} citations in {projected:.2f} s; "
+        f"networks (scipy, the same for every library): "
+        + ", ".join(f"{name} {len(n.weights):,} links of weight >= {n.min_weight}" for name, n in networks.items())
+        + f" in {paired:.2f} s; peak RSS {peak_mb():.0f} MB"
+    )
     with tempfile.TemporaryDirectory() as work:
         data = Path(work) / "graph.pickle"
         with data.open("wb") as out:
-            pickle.dump({"n": len(projection.ids), "edges": projection.edges, "years": projection.years,
-                         "ids": projection.ids, "flow": flow_edges(projection),
-                         "networks": {k: (v.links.tolist(), v.weights.tolist()) for k, v in networks.items()}}, out)
+            pickle.dump(
+                {
+                    "n": len(projection.ids),
+                    "edges": projection.edges,
+                    "years": projection.years,
+                    "ids": projection.ids,
+                    "flow": flow_edges(projection),
+                    "networks": {k: (v.links.tolist(), v.weights.tolist()) for k, v in networks.items()},
+                },
+                out,
+            )
         del projection, networks
-        print(f"{'library':<10} {'load s':>7} {'pagerank s':>10} {'clusters s':>10} {'main path s':>11} "
-              f"{'total s':>8} {'peak MB':>8} {'graph MB':>8}  communities (co-citation / coupling)")
+        print(
+            f"{'library':<10} {'load s':>7} {'pagerank s':>10} {'clusters s':>10} {'main path s':>11} "
+            f"{'total s':>8} {'peak MB':>8} {'graph MB':>8}  communities (co-citation / coupling)"
+        )
         for library in args.libraries.split(","):
             started = time.perf_counter()
-            child = subprocess.run([sys.executable, __file__, "--one", f"{library}:{data}"],
-                                   capture_output=True, text=True)
+            child = subprocess.run(
+                [sys.executable, __file__, "--one", f"{library}:{data}"], capture_output=True, text=True
+            )
             if child.returncode != 0:
-                print(f"{library:<10} failed after {time.perf_counter() - started:.0f} s: "
-                      f"{(child.stderr.strip().splitlines() or ['killed'])[-1]}")
+                print(
+                    f"{library:<10} failed after {time.perf_counter() - started:.0f} s: "
+                    f"{(child.stderr.strip().splitlines() or ['killed'])[-1]}"
+                )
                 continue
             if child.returncode != 0:
                 print(f"{library:<10} failed: {child.stderr.strip().splitlines()[-1]}")
                 continue
             row = json.loads(child.stdout)
             total = sum(row[k] for k in ("load", "pagerank", "clusters", "main_path"))
-            print(f"{library:<10} {row['load']:>7.2f} {row['pagerank']:>10.2f} {row['clusters']:>10} "
-                  f"{row['main_path']:>11.2f} {total:>8.2f} {row['peak_mb']:>8.0f} {row['peak_mb'] - row['baseline_mb']:>8.0f}  "
-                  f"{row['communities']}")
+            print(
+                f"{library:<10} {row['load']:>7.2f} {row['pagerank']:>10.2f} {row['clusters']:>10} "
+                f"{row['main_path']:>11.2f} {total:>8.2f} {row['peak_mb']:>8.0f} {row['peak_mb'] - row['baseline_mb']:>8.0f}  "
+                f"{row['communities']}"
+            )
     return 0
 
 
@@ -111,8 +128,7 @@ def run_library(library: str, path: Path) -> dict[str, Any]:
         found = []
         for pairs, weights in graph["networks"].values():
             u = ig.Graph(n=n, edges=pairs, directed=False)
-            found.append(len(u.community_leiden(objective_function="modularity", weights=weights,
-                                                n_iterations=2)))
+            found.append(len(u.community_leiden(objective_function="modularity", weights=weights, n_iterations=2)))
         lap("clusters")
         order = ig.Graph(n=n, edges=graph["flow"], directed=True).topological_sorting(mode="out")
     elif library == "networkx":

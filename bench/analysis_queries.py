@@ -19,14 +19,23 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import loadavg, measured, timed  # noqa: E402  (bench/run.py's helpers)
+from run import loadavg, measured, timed
 
 PER_PAPER = {
-    "influential_ancestors": {}, "cluster_of": {}, "support_profile": {},
-    "at_risk_claims": {"min_share": 0.2}, "at_risk_claims depth 3": {"min_share": 0.2, "depth": 3},
+    "influential_ancestors": {},
+    "cluster_of": {},
+    "support_profile": {},
+    "at_risk_claims": {"min_share": 0.2},
+    "at_risk_claims depth 3": {"min_share": 0.2, "depth": 3},
 }
-CORPUS_WIDE = {"top_papers": {}, "top_papers 2020-2022": {"since": 2020, "until": 2022}, "clusters": {},
-               "clusters coupling": {"network": "coupling"}, "main_path": {}, "main_path key_route": {"kind": "key_route"}}
+CORPUS_WIDE = {
+    "top_papers": {},
+    "top_papers 2020-2022": {"since": 2020, "until": 2022},
+    "clusters": {},
+    "clusters coupling": {"network": "coupling"},
+    "main_path": {},
+    "main_path key_route": {"kind": "key_route"},
+}
 REPEATS = 10
 
 
@@ -49,21 +58,34 @@ def main() -> int:
         print(f"paperkg analyze: {seconds:.1f} s, peak RSS {rss:.0f} MB (load {out['load']})")
     rng = random.Random(args.seed)
     with connect(home=args.home) as kb:
-        papers = [r["id"] for r in kb.cypher("MATCH (p:Paper) WHERE p.arxiv_id IS NOT NULL RETURN p.arxiv_id AS id "
-                                             "ORDER BY id")]
-        pages = [r["id"] for r in kb.cypher("MATCH (p:Paper)-[:MAKES]->() WITH DISTINCT p "
-                                            "RETURN coalesce(p.arxiv_id, p.paper_id) AS id ORDER BY id")]
-        cited = [r["id"] for r in kb.cypher("MATCH (p:Paper)<-[:REFERS_TO]-() WITH DISTINCT p "
-                                            "RETURN p.paper_id AS id ORDER BY id")]
-        samples = {"paper": rng.sample(papers, args.sample), "page": rng.sample(pages, min(args.sample, len(pages))),
-                   "cited": rng.sample(cited, min(args.sample, len(cited)))}
+        papers = [
+            r["id"]
+            for r in kb.cypher("MATCH (p:Paper) WHERE p.arxiv_id IS NOT NULL RETURN p.arxiv_id AS id ORDER BY id")
+        ]
+        pages = [
+            r["id"]
+            for r in kb.cypher(
+                "MATCH (p:Paper)-[:MAKES]->() WITH DISTINCT p RETURN coalesce(p.arxiv_id, p.paper_id) AS id ORDER BY id"
+            )
+        ]
+        cited = [
+            r["id"]
+            for r in kb.cypher("MATCH (p:Paper)<-[:REFERS_TO]-() WITH DISTINCT p RETURN p.paper_id AS id ORDER BY id")
+        ]
+        samples = {
+            "paper": rng.sample(papers, args.sample),
+            "page": rng.sample(pages, min(args.sample, len(pages))),
+            "cited": rng.sample(cited, min(args.sample, len(cited))),
+        }
         for label, params in PER_PAPER.items():
             name = label.split()[0]
             sample = {"at_risk_claims": "page", "support_profile": "cited"}.get(name, "paper")
             figures = timed(kb, name, [{"paper": paper, **params} for paper in samples[sample]])
             out[label] = figures
-            print(f"{label:<28} per paper ({sample}s): p50 {figures['p50_ms']} ms, p95 {figures['p95_ms']} ms, "
-                  f"max {figures['max_ms']} ms")
+            print(
+                f"{label:<28} per paper ({sample}s): p50 {figures['p50_ms']} ms, p95 {figures['p95_ms']} ms, "
+                f"max {figures['max_ms']} ms"
+            )
         for label, params in CORPUS_WIDE.items():
             figures = timed(kb, label.split()[0], [params] * REPEATS)
             out[label] = figures

@@ -29,12 +29,13 @@ from paperkg.db import connect
 from paperkg.ingest.run import ingest_paths, sync_directory
 from paperkg.library import library
 from paperkg.server import Instance
+
 from synth import generate
 
 SHOWN = re.compile(r", (?P<shown>\d+) of")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import NEO4J_ENV, free_port, loadavg, log, named_statements  # noqa: E402
+from run import NEO4J_ENV, free_port, loadavg, log, named_statements
 
 
 def main() -> int:
@@ -62,15 +63,20 @@ def main() -> int:
     shutil.copytree(corpus, live, ignore=shutil.ignore_patterns(".*"))
     files = sorted(live.iterdir())
     chosen = random.Random(args.seed).sample(files, max(2, round(len(files) * args.fraction)))
-    edited, deleted = chosen[: len(chosen) // 2], chosen[len(chosen) // 2:]
+    edited, deleted = chosen[: len(chosen) // 2], chosen[len(chosen) // 2 :]
     versions = {path: edit(path.read_text(encoding="utf-8")) for path in edited}
 
     instance = Instance(work / "home")
     shutil.rmtree(instance.home / "data", ignore_errors=True)
     instance.start(bolt_port=free_port(), http_port=free_port(), heap=args.heap, pagecache=args.pagecache)
     statements = named_statements("changes")
-    figures: dict[str, Any] = {"papers": args.papers, "documents": len(files), "changed": len(chosen),
-                               "edited": len(edited), "deleted": len(deleted)}
+    figures: dict[str, Any] = {
+        "papers": args.papers,
+        "documents": len(files),
+        "changed": len(chosen),
+        "edited": len(edited),
+        "deleted": len(deleted),
+    }
     try:
         with connect(home=str(instance.home)) as kb:
             kb.reset()
@@ -83,7 +89,7 @@ def main() -> int:
             loads: list[float] = []
             sizes = []
             for repeat in range(args.repeats):
-                for mode in (("without", "with") if repeat % 2 == 0 else ("with", "without")):
+                for mode in ("without", "with") if repeat % 2 == 0 else ("with", "without"):
                     for path, text in versions.items():
                         path.write_text(text, encoding="utf-8")
                     originals = {path: (corpus / path.name).read_bytes() for path in deleted}
@@ -98,8 +104,7 @@ def main() -> int:
                     log(f"sync {mode} change sets: {seconds:.2f} s ({totals}, load {loads[-1]})")
                     if mode == "with":
                         (size,) = kb.cypher(statements["stored_size"], run_id=report.run_id)
-                        size["net_changes"] = len(library().run(kb, "changes_since", run=report.run_id,
-                                                                limit=2**62))
+                        size["net_changes"] = len(library().run(kb, "changes_since", run=report.run_id, limit=2**62))
                         sizes.append(size)
                         log(f"stored: {size}")
                     for path in edited:
@@ -108,23 +113,32 @@ def main() -> int:
                         path.write_bytes(data)
                     sync_directory(kb, live, record_changes=False)
             without, with_ = statistics.median(times["without"]), statistics.median(times["with"])
-            figures.update({
-                "sync_seconds_without": round(without, 2), "sync_seconds_with": round(with_, 2),
-                "overhead_percent": round(100 * (with_ - without) / without, 1),
-                "runs_without": [round(t, 2) for t in times["without"]],
-                "runs_with": [round(t, 2) for t in times["with"]],
-                "stored": sizes[-1], "load": loads})
+            figures.update(
+                {
+                    "sync_seconds_without": round(without, 2),
+                    "sync_seconds_with": round(with_, 2),
+                    "overhead_percent": round(100 * (with_ - without) / without, 1),
+                    "runs_without": [round(t, 2) for t in times["without"]],
+                    "runs_with": [round(t, 2) for t in times["with"]],
+                    "stored": sizes[-1],
+                    "load": loads,
+                }
+            )
     finally:
         instance.stop()
-    print(f"{args.papers:,} papers, {len(files):,} documents; the sync changes {len(chosen)} "
-          f"({len(edited)} edited, {len(deleted)} deleted)")
+    print(
+        f"{args.papers:,} papers, {len(files):,} documents; the sync changes {len(chosen)} "
+        f"({len(edited)} edited, {len(deleted)} deleted)"
+    )
     print(f"first ingest without change sets: {figures['first_ingest_seconds']} s")
     print(f"sync without change sets: {figures['sync_seconds_without']} s (runs {figures['runs_without']})")
     print(f"sync with change sets:    {figures['sync_seconds_with']} s (runs {figures['runs_with']})")
     print(f"overhead: {figures['overhead_percent']} %")
     stored = figures["stored"]
-    print(f"stored change set: {stored['change_sets']} ChangeSet nodes, {stored['entries']} entries "
-          f"({stored['net_changes']} net), {stored['characters']:,} characters")
+    print(
+        f"stored change set: {stored['change_sets']} ChangeSet nodes, {stored['entries']} entries "
+        f"({stored['net_changes']} net), {stored['characters']:,} characters"
+    )
     print(f"load average during the timed syncs: {figures['load']}")
     if args.out:
         Path(args.out).write_text(json.dumps(figures, indent=2) + "\n")

@@ -30,8 +30,9 @@ import time
 from pathlib import Path
 
 from paperkg.db import connect
-from mutate import DEFAULT_SEEDS, EXAMPLES, fuzz_corpus, make_case, mixed_batch
 from paperkg.server import Instance
+
+from mutate import DEFAULT_SEEDS, EXAMPLES, fuzz_corpus, make_case, mixed_batch
 from synth import generate
 
 DOCUMENTS_UNDER = "MATCH (d:Document) WHERE d.path STARTS WITH $prefix RETURN d.path AS path"
@@ -43,7 +44,9 @@ def main() -> int:
     parser.add_argument("--batches", type=int, default=20, help="runs to spread them over (default 20)")
     parser.add_argument("--good", type=int, default=4, help="good documents per batch (default 4)")
     parser.add_argument("--seed", type=int, default=0, help="mutation seed (the same seed, the same mutants)")
-    parser.add_argument("--seeds-dir", type=Path, default=DEFAULT_SEEDS, help=f"seed documents (default {DEFAULT_SEEDS})")
+    parser.add_argument(
+        "--seeds-dir", type=Path, default=DEFAULT_SEEDS, help=f"seed documents (default {DEFAULT_SEEDS})"
+    )
     parser.add_argument("--time-limit", type=float, default=600, help="seconds before a run counts as hung")
     parser.add_argument("--keep", action="store_true", help="keep the work directory (its path is printed)")
     args = parser.parse_args()
@@ -57,11 +60,18 @@ def main() -> int:
     try:
         corpus = fuzz_corpus(args.seed, args.seeds_dir, [EXAMPLES] if EXAMPLES.is_dir() else [], work / "sources")
         good_corpus = work / "good"
-        generate(good_corpus, papers=args.good * args.batches * 3 // 4 + 1, pages=args.good * args.batches // 4 + 1,
-                 seed=args.seed + 1)
+        generate(
+            good_corpus,
+            papers=args.good * args.batches * 3 // 4 + 1,
+            pages=args.good * args.batches // 4 + 1,
+            seed=args.seed + 1,
+        )
         good_documents = sorted(good_corpus.iterdir())
-        print(f"{args.mutants:,} mutants of {len(corpus)} documents, {args.batches} batches with {args.good} good "
-              f"documents each; Neo4j in {instance.home}", flush=True)
+        print(
+            f"{args.mutants:,} mutants of {len(corpus)} documents, {args.batches} batches with {args.good} good "
+            f"documents each; Neo4j in {instance.home}",
+            flush=True,
+        )
         instance.start(bolt_port=free_port(), http_port=free_port(), heap="512m", pagecache="128m")
         totals = run_batches(instance, args, corpus, good_documents, work)
     finally:
@@ -70,15 +80,22 @@ def main() -> int:
             print(f"work directory kept: {work}")
         else:
             shutil.rmtree(work, ignore_errors=True)
-    print(f"total: {totals['mutants']:,} mutants, {totals['good']} good documents in {args.batches} runs "
-          f"({totals['seconds']:.0f} s): {totals['crashes']} crashes, {totals['hangs']} hangs, "
-          f"{totals['lost']} good documents lost; {totals['rejected']:,} documents rejected, "
-          f"{totals['landed']:,} landed")
+    print(
+        f"total: {totals['mutants']:,} mutants, {totals['good']} good documents in {args.batches} runs "
+        f"({totals['seconds']:.0f} s): {totals['crashes']} crashes, {totals['hangs']} hangs, "
+        f"{totals['lost']} good documents lost; {totals['rejected']:,} documents rejected, "
+        f"{totals['landed']:,} landed"
+    )
     return 1 if totals["crashes"] or totals["hangs"] or totals["lost"] else 0
 
 
-def run_batches(instance: Instance, args: argparse.Namespace, corpus: list[tuple[str, bytes]],
-                good_documents: list[Path], work: Path) -> dict[str, float]:
+def run_batches(
+    instance: Instance,
+    args: argparse.Namespace,
+    corpus: list[tuple[str, bytes]],
+    good_documents: list[Path],
+    work: Path,
+) -> dict[str, float]:
     totals = dict.fromkeys(("mutants", "good", "crashes", "hangs", "lost", "rejected", "landed", "seconds"), 0)
     env = {**os.environ, "PAPERKG_HOME": str(instance.home)}
     for name in ("NEO4J_URI", "NEO4J_USERNAME", "NEO4J_PASSWORD", "NEO4J_DATABASE"):
@@ -88,8 +105,12 @@ def run_batches(instance: Instance, args: argparse.Namespace, corpus: list[tuple
         for batch in range(args.batches):
             numbers = range(batch * per_batch, args.mutants if batch == args.batches - 1 else (batch + 1) * per_batch)
             cases = [make_case(args.seed, number, corpus) for number in numbers]
-            good = mixed_batch(work / f"batch{batch:02d}", args.seed + batch, cases,
-                               good_documents[batch * args.good:(batch + 1) * args.good])
+            good = mixed_batch(
+                work / f"batch{batch:02d}",
+                args.seed + batch,
+                cases,
+                good_documents[batch * args.good : (batch + 1) * args.good],
+            )
             started = time.monotonic()
             outcome = ingest(work / f"batch{batch:02d}", env, args.time_limit)
             seconds = time.monotonic() - started
@@ -106,9 +127,12 @@ def run_batches(instance: Instance, args: argparse.Namespace, corpus: list[tuple
             totals["landed"] += len(in_graph)
             totals["seconds"] += seconds
             note = f"; CRASH: {outcome['crash']}" if crashed else "; HUNG" if hung else ""
-            print(f"batch {batch + 1:2}/{args.batches}: {len(cases)} mutants + {len(good)} good, exit "
-                  f"{outcome['code']}, {seconds:5.1f} s, {sum(s == 'rejected' for s in statuses.values())} rejected, "
-                  f"{len(in_graph)} landed, {len(lost)} good lost{note}", flush=True)
+            print(
+                f"batch {batch + 1:2}/{args.batches}: {len(cases)} mutants + {len(good)} good, exit "
+                f"{outcome['code']}, {seconds:5.1f} s, {sum(s == 'rejected' for s in statuses.values())} rejected, "
+                f"{len(in_graph)} landed, {len(lost)} good lost{note}",
+                flush=True,
+            )
     return totals
 
 

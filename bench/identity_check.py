@@ -24,11 +24,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))  # the suite's graph dump and differential check
 
-from differential import differential_check, free_port
-
 from paperkg.db import connect
 from paperkg.schema import apply_schema
 from paperkg.server import Instance
+
+from differential import differential_check, free_port
 from synth import generate
 
 NEO4J_ENV = ("NEO4J_URI", "NEO4J_USERNAME", "NEO4J_PASSWORD", "NEO4J_DATABASE")
@@ -41,33 +41,47 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=5, help="the corpus's seed, and the shuffles'")
     parser.add_argument("--identity-cases", action="store_true", help="plant the identity cases (synth option)")
     parser.add_argument("--full", action="store_true", help="every shuffled order at every batch size (1, 7, 200)")
-    parser.add_argument("--work", help="keep the corpus, the Neo4j home and the copies here (default: a "
-                        "temporary directory, removed afterwards)")
+    parser.add_argument(
+        "--work",
+        help="keep the corpus, the Neo4j home and the copies here (default: a temporary directory, removed afterwards)",
+    )
     args = parser.parse_args()
     for name in NEO4J_ENV:
         os.environ.pop(name, None)
     work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="paperkg-identity-"))
     began = time.perf_counter()
     try:
-        summary = generate(work / "corpus", papers=args.papers, pages=args.pages, seed=args.seed,
-                           identity_cases=args.identity_cases)
-        print(f"corpus: {summary.cards:,} cards and {summary.pages} pages in {work / 'corpus'}"
-              + (f" (identity cases: {summary.truth})" if summary.truth else ""), flush=True)
+        summary = generate(
+            work / "corpus", papers=args.papers, pages=args.pages, seed=args.seed, identity_cases=args.identity_cases
+        )
+        print(
+            f"corpus: {summary.cards:,} cards and {summary.pages} pages in {work / 'corpus'}"
+            + (f" (identity cases: {summary.truth})" if summary.truth else ""),
+            flush=True,
+        )
         instance = Instance(work / "home")
         instance.start(bolt_port=free_port(), http_port=free_port())
         try:
             with connect(home=str(instance.home)) as kb:
                 apply_schema(kb)
-                outcomes = differential_check(kb, work / "corpus", work / "check", seed=args.seed, full=args.full,
-                                              log=lambda line: print(line, flush=True))
+                outcomes = differential_check(
+                    kb,
+                    work / "corpus",
+                    work / "check",
+                    seed=args.seed,
+                    full=args.full,
+                    log=lambda line: print(line, flush=True),
+                )
         finally:
             instance.stop()
     finally:
         if not args.work:
             shutil.rmtree(work, ignore_errors=True)
     differing = [outcome.variant for outcome in outcomes if not outcome.equal]
-    print(f"\n{len(outcomes) - len(differing)} of {len(outcomes)} variants give the reference graph; "
-          f"{time.perf_counter() - began:.0f} s in all")
+    print(
+        f"\n{len(outcomes) - len(differing)} of {len(outcomes)} variants give the reference graph; "
+        f"{time.perf_counter() - began:.0f} s in all"
+    )
     return 1 if differing else 0
 
 

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from paperkg.ingest import ParseError, parse_bytes
+
 from synth import generate
 
 
@@ -43,12 +44,18 @@ def main() -> None:
                 rejected += 1
         walls.append(time.perf_counter() - wall)
         cpus.append(time.process_time() - cpu)
-    print(f"{corpus}: {len(documents)} documents, {megabytes:.1f} MB, {rejected // args.runs} rejected, "
-          f"{args.runs} runs, load average {os.getloadavg()[0]:.1f}")
-    print(f"wall: best {min(walls):.2f} s = {megabytes / min(walls):.1f} MB/s "
-          f"(runs {', '.join(f'{s:.2f}' for s in walls)} s)")
-    print(f"CPU:  best {min(cpus):.2f} s = {megabytes / min(cpus):.1f} MB/s "
-          f"(runs {', '.join(f'{s:.2f}' for s in cpus)} s)")
+    print(
+        f"{corpus}: {len(documents)} documents, {megabytes:.1f} MB, {rejected // args.runs} rejected, "
+        f"{args.runs} runs, load average {os.getloadavg()[0]:.1f}"
+    )
+    print(
+        f"wall: best {min(walls):.2f} s = {megabytes / min(walls):.1f} MB/s "
+        f"(runs {', '.join(f'{s:.2f}' for s in walls)} s)"
+    )
+    print(
+        f"CPU:  best {min(cpus):.2f} s = {megabytes / min(cpus):.1f} MB/s "
+        f"(runs {', '.join(f'{s:.2f}' for s in cpus)} s)"
+    )
 
 
 if __name__ == "__main__":

@@ -44,14 +44,21 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from paperkg.ingest.graph.admin_import import ARRAY_DELIMITER, NODES, RELATIONSHIPS, finish_import, import_into, node_file
 from paperkg.db import KnowledgeBase, connect
 from paperkg.ingest import ParseError, parse_bytes
+from paperkg.ingest.graph.admin_import import (
+    ARRAY_DELIMITER,
+    NODES,
+    RELATIONSHIPS,
+    finish_import,
+    import_into,
+    node_file,
+)
 from paperkg.ingest.run import DOCS_PER_TRANSACTION, discover
-from paperkg.schema import apply_schema
-from paperkg.schema import store_missing_claim_status
+from paperkg.schema import apply_schema, store_missing_claim_status
 from paperkg.server import Instance
 from paperkg.statements import split_statements
+
 from synth import generate
 
 ROOT = Path(__file__).resolve().parent
@@ -81,9 +88,12 @@ def main() -> int:
     work.mkdir(parents=True, exist_ok=True)
     bench = Bench(Instance(work / "home"), args, work)
     sizes = [int(size) for size in args.sizes.split(",")]
-    results: dict[str, Any] = {"machine": machine(), "command": " ".join([Path(sys.executable).name, *sys.argv]),
-                               "settings": {"heap": args.heap, "pagecache": args.pagecache, "batch": args.batch,
-                                            "seed": args.seed}, "sizes": []}
+    results: dict[str, Any] = {
+        "machine": machine(),
+        "command": " ".join([Path(sys.executable).name, *sys.argv]),
+        "settings": {"heap": args.heap, "pagecache": args.pagecache, "batch": args.batch, "seed": args.seed},
+        "sizes": [],
+    }
     try:
         for size in sizes:
             results["sizes"].append(bench.size(size, work, largest=size == max(sizes)))
@@ -174,8 +184,9 @@ class Bench:
         self.start()
 
     def start(self) -> None:
-        self.instance.start(bolt_port=free_port(), http_port=free_port(), heap=self.args.heap,
-                            pagecache=self.args.pagecache)
+        self.instance.start(
+            bolt_port=free_port(), http_port=free_port(), heap=self.args.heap, pagecache=self.args.pagecache
+        )
 
     def kb(self) -> KnowledgeBase:
         return connect(home=str(self.instance.home))
@@ -184,39 +195,69 @@ class Bench:
         with self.kb() as kb:
             stats = kb.stats()
         nodes = {label: count for label, count in stats["nodes"].items() if label in NODES}
-        return {"nodes": nodes, "relationships": stats["relationships"],
-                "total": sum(nodes.values()) + sum(stats["relationships"].values())}
+        return {
+            "nodes": nodes,
+            "relationships": stats["relationships"],
+            "total": sum(nodes.values()) + sum(stats["relationships"].values()),
+        }
 
     # -- paperkg ---------------------------------------------------------------------------
 
     def ingest(self, corpus: Path) -> dict[str, Any]:
         load = loadavg()
-        seconds, rss, rejected = measured([sys.executable, "-m", "paperkg.cli", "ingest", str(corpus), "--quiet",
-                                           "--batch", str(self.args.batch)], self.instance.home)
+        seconds, rss, rejected = measured(
+            [sys.executable, "-m", "paperkg.cli", "ingest", str(corpus), "--quiet", "--batch", str(self.args.batch)],
+            self.instance.home,
+        )
         counted = self.items()
-        return {"seconds": round(seconds, 2), "rejected": rejected, "items": counted["total"], "counts": counted,
-                "items_per_s": round(counted["total"] / seconds), "peak_rss_mb": rss, "load": load}
+        return {
+            "seconds": round(seconds, 2),
+            "rejected": rejected,
+            "items": counted["total"],
+            "counts": counted,
+            "items_per_s": round(counted["total"] / seconds),
+            "peak_rss_mb": rss,
+            "load": load,
+        }
 
     def export(self, corpus: Path, directory: Path) -> dict[str, Any]:
         shutil.rmtree(directory, ignore_errors=True)
         load = loadavg()
-        seconds, rss, rejected = measured([sys.executable, "-m", "paperkg.cli", "export", "--admin-import",
-                                           str(directory), str(corpus)], self.instance.home)
+        seconds, rss, rejected = measured(
+            [sys.executable, "-m", "paperkg.cli", "export", "--admin-import", str(directory), str(corpus)],
+            self.instance.home,
+        )
         size = sum(file.stat().st_size for file in directory.glob("*.csv"))
-        return {"seconds": round(seconds, 2), "rejected": rejected, "peak_rss_mb": rss,
-                "csv_mb": round(size / 1e6, 1), "load": load}
+        return {
+            "seconds": round(seconds, 2),
+            "rejected": rejected,
+            "peak_rss_mb": rss,
+            "csv_mb": round(size / 1e6, 1),
+            "load": load,
+        }
 
     def queries(self) -> dict[str, Any]:
         from paperkg.library import library
 
         rng = random.Random(self.args.seed)
         with self.kb() as kb:
-            papers = [r["id"] for r in kb.cypher("MATCH (p:Paper) WHERE p.arxiv_id IS NOT NULL "
-                                                 "RETURN p.arxiv_id AS id ORDER BY id")]
-            pages = [r["id"] for r in kb.cypher("MATCH (p:Paper)-[:MAKES]->() WITH DISTINCT p "
-                                                "RETURN coalesce(p.arxiv_id, p.paper_id) AS id ORDER BY id")]
-            titles = [r["t"] for r in kb.cypher("MATCH (p:Paper) WHERE p.title IS NOT NULL RETURN p.title AS t "
-                                                "ORDER BY p.paper_id LIMIT 5000")]
+            papers = [
+                r["id"]
+                for r in kb.cypher("MATCH (p:Paper) WHERE p.arxiv_id IS NOT NULL RETURN p.arxiv_id AS id ORDER BY id")
+            ]
+            pages = [
+                r["id"]
+                for r in kb.cypher(
+                    "MATCH (p:Paper)-[:MAKES]->() WITH DISTINCT p "
+                    "RETURN coalesce(p.arxiv_id, p.paper_id) AS id ORDER BY id"
+                )
+            ]
+            titles = [
+                r["t"]
+                for r in kb.cypher(
+                    "MATCH (p:Paper) WHERE p.title IS NOT NULL RETURN p.title AS t ORDER BY p.paper_id LIMIT 5000"
+                )
+            ]
             papers = rng.sample(papers, min(self.args.sample, len(papers)))
             pages = rng.sample(pages, min(self.args.sample, len(pages)))
             words = [max(re.findall(r"\w+", title), key=len) for title in rng.sample(titles, self.args.sample)]
@@ -253,8 +294,13 @@ class Bench:
             run_load_csv(kb, directory)
             seconds = time.perf_counter() - started
         counted = self.items()
-        return {"seconds": round(seconds, 2), "items": counted["total"], "counts": counted,
-                "items_per_s": round(counted["total"] / seconds), "load": load}
+        return {
+            "seconds": round(seconds, 2),
+            "items": counted["total"],
+            "counts": counted,
+            "items_per_s": round(counted["total"] / seconds),
+            "load": load,
+        }
 
     def naive(self, directory: Path, total_items: int) -> dict[str, Any]:
         """One transaction per row (one node or one relationship), on an evenly spread sample of
@@ -290,10 +336,15 @@ class Bench:
                     created += summary.counters.nodes_created + summary.counters.relationships_created
             seconds = time.perf_counter() - started
         per_second = (len(sample) - warm_up) / seconds
-        return {"sample_rows": len(sample) - warm_up, "sample_items_created": created,
-                "sample_seconds": round(seconds, 2), "items_per_s": round(per_second, 1),
-                "extrapolated_seconds": round(total_items / per_second),
-                "extrapolated": True, "load": load}
+        return {
+            "sample_rows": len(sample) - warm_up,
+            "sample_items_created": created,
+            "sample_seconds": round(seconds, 2),
+            "items_per_s": round(per_second, 1),
+            "extrapolated_seconds": round(total_items / per_second),
+            "extrapolated": True,
+            "load": load,
+        }
 
     def admin_import(self, directory: Path, export: dict[str, Any]) -> dict[str, Any]:
         self.instance.stop()
@@ -311,14 +362,22 @@ class Bench:
         finished = time.perf_counter() - started
         counted = self.items()
         total = export["seconds"] + imported + started_in + finished
-        return {"import_seconds": round(imported, 2), "start_seconds": round(started_in, 2),
-                "schema_and_lists_seconds": round(finished, 2), "export_seconds": export["seconds"],
-                "total_seconds": round(total, 2), "items": counted["total"], "counts": counted,
-                "items_per_s_import": round(counted["total"] / imported),
-                "items_per_s_end_to_end": round(counted["total"] / total), "load": load}
+        return {
+            "import_seconds": round(imported, 2),
+            "start_seconds": round(started_in, 2),
+            "schema_and_lists_seconds": round(finished, 2),
+            "export_seconds": export["seconds"],
+            "total_seconds": round(total, 2),
+            "items": counted["total"],
+            "counts": counted,
+            "items_per_s_import": round(counted["total"] / imported),
+            "items_per_s_end_to_end": round(counted["total"] / total),
+            "load": load,
+        }
 
 
 # -- LOAD CSV and the naive path ---------------------------------------------------------------
+
 
 def bench_statements(name: str) -> tuple[str, ...]:
     """The statements of bench/<name>.cypher, split as paperkg splits its own cypher/ files."""
@@ -353,11 +412,14 @@ def load_csv_script(directory: Path) -> tuple[str, ...]:
     for statement, name in zip(script, files):
         with open(directory / f"{name}.csv", encoding="utf-8", newline="") as handle:
             header = next(csv.reader(handle))
-        unread = [column for column in header
-                  if column not in (":LABEL", ":TYPE") and f"row.`{column}`" not in statement]
+        unread = [
+            column for column in header if column not in (":LABEL", ":TYPE") and f"row.`{column}`" not in statement
+        ]
         if f"'/{name}.csv'" not in statement or unread:
-            raise SystemExit(f"bench/load_csv.cypher: the statement for {name}.csv "
-                             + (f"does not read {', '.join(unread)}" if unread else "reads another file"))
+            raise SystemExit(
+                f"bench/load_csv.cypher: the statement for {name}.csv "
+                + (f"does not read {', '.join(unread)}" if unread else "reads another file")
+            )
     return script
 
 
@@ -377,8 +439,11 @@ def naive_parameters(name: str, record: dict[str, str]) -> dict[str, Any]:
     """The naive statement's parameters for a row of <name>.csv: the key(s) and the typed properties."""
     if name in RELATIONSHIPS:
         _, start, end, properties = RELATIONSHIPS[name]
-        return {"start": record[f":START_ID({start})"], "end": record[f":END_ID({end})"],
-                "properties": typed(record, properties)}
+        return {
+            "start": record[f":START_ID({start})"],
+            "end": record[f":END_ID({end})"],
+            "properties": typed(record, properties),
+        }
     label = next(label for label in NODES if node_file(label) == name)
     key, properties = NODES[label]
     return {"id": record[f"{key}:ID({label})"], "properties": typed(record, properties)}
@@ -387,8 +452,14 @@ def naive_parameters(name: str, record: dict[str, str]) -> dict[str, Any]:
 def typed(record: dict[str, str], properties: dict[str, str]) -> dict[str, Any]:
     from datetime import date, datetime
 
-    convert = {"long": int, "double": float, "boolean": lambda v: v == "true", "date": date.fromisoformat,
-               "datetime": datetime.fromisoformat, "string[]": lambda v: v.split(ARRAY_DELIMITER) if v else []}
+    convert = {
+        "long": int,
+        "double": float,
+        "boolean": lambda v: v == "true",
+        "date": date.fromisoformat,
+        "datetime": datetime.fromisoformat,
+        "string[]": lambda v: v.split(ARRAY_DELIMITER) if v else [],
+    }
     out = {}
     for name, kind in properties.items():
         value = record.get(f"{name}:{kind}")
@@ -413,6 +484,7 @@ def count_rows(path: Path) -> int:
 
 # -- measuring --------------------------------------------------------------------------------
 
+
 def parse_throughput(corpus: Path) -> dict[str, Any]:
     files = discover([corpus]).files
     total = rejected = 0
@@ -426,9 +498,14 @@ def parse_throughput(corpus: Path) -> dict[str, Any]:
             rejected += 1
             log(f"parse: {exc}")
     seconds = time.perf_counter() - started
-    return {"documents": len(files), "rejected": rejected, "mb": round(total / 1e6, 1),
-            "seconds": round(seconds, 2),
-            "mb_per_s": round(total / 1e6 / seconds, 2), "load": loadavg()}
+    return {
+        "documents": len(files),
+        "rejected": rejected,
+        "mb": round(total / 1e6, 1),
+        "seconds": round(seconds, 2),
+        "mb_per_s": round(total / 1e6 / seconds, 2),
+        "load": loadavg(),
+    }
 
 
 def median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -462,9 +539,12 @@ def timed(kb: KnowledgeBase, name: str, calls: list[dict[str, Any]]) -> dict[str
         kb.query(name, **params)
         seconds.append(time.perf_counter() - started)
     seconds.sort()
-    return {"calls": len(seconds), "p50_ms": round(1000 * statistics.median(seconds), 1),
-            "p95_ms": round(1000 * seconds[min(len(seconds) - 1, round(0.95 * (len(seconds) - 1)))], 1),
-            "max_ms": round(1000 * seconds[-1], 1)}
+    return {
+        "calls": len(seconds),
+        "p50_ms": round(1000 * statistics.median(seconds), 1),
+        "p95_ms": round(1000 * seconds[min(len(seconds) - 1, round(0.95 * (len(seconds) - 1)))], 1),
+        "max_ms": round(1000 * seconds[-1], 1),
+    }
 
 
 def loadavg() -> float:
@@ -473,11 +553,23 @@ def loadavg() -> float:
 
 def machine() -> dict[str, Any]:
     memory = next(line for line in Path("/proc/meminfo").read_text().splitlines() if line.startswith("MemTotal"))
-    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                if line.startswith("model name")), "unknown")
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        "unknown",
+    )
     installed = {name: _version(name) for name in ("neo4j", "neo4j-rust-ext", "pandas")}
-    return {"cpus": os.cpu_count(), "cpu": cpu, "memory_gib": round(int(memory.split()[1]) / 2**20, 1),
-            "python": sys.version.split()[0], "neo4j": "5.26.16 Community", "packages": installed}
+    return {
+        "cpus": os.cpu_count(),
+        "cpu": cpu,
+        "memory_gib": round(int(memory.split()[1]) / 2**20, 1),
+        "python": sys.version.split()[0],
+        "neo4j": "5.26.16 Community",
+        "packages": installed,
+    }
 
 
 def _version(distribution: str) -> str | None:
@@ -499,47 +591,85 @@ def log(message: str) -> None:
 
 # -- the table --------------------------------------------------------------------------------
 
+
 def table(results: dict[str, Any]) -> str:
     m = results["machine"]
-    lines = [f"machine: {m['cpus']} cores ({m['cpu']}), {m['memory_gib']} GiB; Neo4j {m['neo4j']}, "
-             f"heap {results['settings']['heap']}, page cache {results['settings']['pagecache']}", ""]
-    header = ("papers", "docs", "MB", "parse MB/s", "items", "ingest s", "ingest items/s", "LOAD CSV items/s",
-              "naive items/s*", "vs LOAD CSV", "vs naive", "re-ingest", "peak RSS MB", "load")
+    lines = [
+        f"machine: {m['cpus']} cores ({m['cpu']}), {m['memory_gib']} GiB; Neo4j {m['neo4j']}, "
+        f"heap {results['settings']['heap']}, page cache {results['settings']['pagecache']}",
+        "",
+    ]
+    header = (
+        "papers",
+        "docs",
+        "MB",
+        "parse MB/s",
+        "items",
+        "ingest s",
+        "ingest items/s",
+        "LOAD CSV items/s",
+        "naive items/s*",
+        "vs LOAD CSV",
+        "vs naive",
+        "re-ingest",
+        "peak RSS MB",
+        "load",
+    )
     rows = [header]
     for r in results["sizes"]:
-        rows.append((f"{r['papers']:,}", f"{r['parse']['documents']:,}", f"{r['parse']['mb']}",
-                     f"{r['parse']['mb_per_s']}", f"{r['items']:,}", f"{r['ingest']['seconds']}",
-                     f"{r['ingest']['items_per_s']:,}", f"{r['load_csv']['items_per_s']:,}",
-                     f"{r['naive']['items_per_s']:,}", f"{r['ratios']['ingest_vs_load_csv']}x",
-                     f"{r['ratios']['ingest_vs_naive']}x", f"{100 * r['reingest']['fraction']:.1f}%",
-                     f"{r['ingest']['peak_rss_mb']}", f"{r['ingest']['load']}"))
+        rows.append(
+            (
+                f"{r['papers']:,}",
+                f"{r['parse']['documents']:,}",
+                f"{r['parse']['mb']}",
+                f"{r['parse']['mb_per_s']}",
+                f"{r['items']:,}",
+                f"{r['ingest']['seconds']}",
+                f"{r['ingest']['items_per_s']:,}",
+                f"{r['load_csv']['items_per_s']:,}",
+                f"{r['naive']['items_per_s']:,}",
+                f"{r['ratios']['ingest_vs_load_csv']}x",
+                f"{r['ratios']['ingest_vs_naive']}x",
+                f"{100 * r['reingest']['fraction']:.1f}%",
+                f"{r['ingest']['peak_rss_mb']}",
+                f"{r['ingest']['load']}",
+            )
+        )
     lines += _columns(rows)
-    lines.append("* naive: one transaction per row, measured on an evenly spread sample and extrapolated "
-                 + ", ".join(f"({r['naive']['sample_rows']} rows at {r['papers']:,})" for r in results["sizes"]))
+    lines.append(
+        "* naive: one transaction per row, measured on an evenly spread sample and extrapolated "
+        + ", ".join(f"({r['naive']['sample_rows']} rows at {r['papers']:,})" for r in results["sizes"])
+    )
     for r in results["sizes"]:
         if "admin_import" in r:
             a = r["admin_import"]
-            lines += ["", f"offline path at {r['papers']:,} papers: export {a['export_seconds']} s "
-                      f"(peak RSS {r['export']['peak_rss_mb']} MB), neo4j-admin import {a['import_seconds']} s "
-                      f"({a['items_per_s_import']:,} items/s), start {a['start_seconds']} s, schema + lists "
-                      f"{a['schema_and_lists_seconds']} s: {a['total_seconds']} s end to end "
-                      f"({a['items_per_s_end_to_end']:,} items/s; {a['items']:,} items vs {r['items']:,} ingested)"]
+            lines += [
+                "",
+                f"offline path at {r['papers']:,} papers: export {a['export_seconds']} s "
+                f"(peak RSS {r['export']['peak_rss_mb']} MB), neo4j-admin import {a['import_seconds']} s "
+                f"({a['items_per_s_import']:,} items/s), start {a['start_seconds']} s, schema + lists "
+                f"{a['schema_and_lists_seconds']} s: {a['total_seconds']} s end to end "
+                f"({a['items_per_s_end_to_end']:,} items/s; {a['items']:,} items vs {r['items']:,} ingested)",
+            ]
         if "queries" in r:
             q = r["queries"]
             lines += ["", f"library queries at {r['papers']:,} papers (ms; load {q['load']}):"]
             query_rows = [("query", "mode", "calls", "p50", "p95", "max")]
             for mode, label in (("per_paper", "per paper"), ("corpus_wide", "corpus-wide")):
                 for name, t in q[mode].items():
-                    query_rows.append((name, label, str(t["calls"]), str(t["p50_ms"]), str(t["p95_ms"]),
-                                       str(t["max_ms"])))
+                    query_rows.append(
+                        (name, label, str(t["calls"]), str(t["p50_ms"]), str(t["p95_ms"]), str(t["max_ms"]))
+                    )
             lines += _columns(query_rows)
     return "\n".join(lines)
 
 
 def _columns(rows: list[tuple[str, ...]]) -> list[str]:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return ["  ".join(cell.rjust(width) if i else cell.ljust(width)
-                      for i, (cell, width) in enumerate(zip(row, widths))) for row in rows]
+    return [
+        "  ".join(cell.rjust(width) if i else cell.ljust(width) for i, (cell, width) in enumerate(zip(row, widths)))
+        for row in rows
+    ]
 
 
 if __name__ == "__main__":

@@ -28,8 +28,10 @@ def main() -> int:
             started = time.perf_counter()
             subprocess.run([sys.executable, "-m", "paperkg.cli", *command], capture_output=True, check=True)
             timings.append(time.perf_counter() - started)
-        print(f"paperkg {' '.join(command):<14} fastest {min(timings):.3f} s, median {statistics.median(timings):.3f} s "
-              f"({args.runs} runs)")
+        print(
+            f"paperkg {' '.join(command):<14} fastest {min(timings):.3f} s, median {statistics.median(timings):.3f} s "
+            f"({args.runs} runs)"
+        )
     return 0
 
 

@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import math
 import random
 import string
+import sys
 from array import array
 from bisect import bisect_left
 from dataclasses import dataclass, field
@@ -570,8 +570,9 @@ def _entry_lines(rng: random.Random, entry: _Entry) -> list[str]:
 def _hyphen_debris(rng: random.Random, text: str) -> str:
     """`concep- tual`: a line-break hyphen left inside a long lowercase word."""
     words = text.split(" ")
-    long_words = [index for index, word in enumerate(words)
-                  if len(word) >= 9 and word[1:].isalpha() and word[1:].islower()]
+    long_words = [
+        index for index, word in enumerate(words) if len(word) >= 9 and word[1:].isalpha() and word[1:].islower()
+    ]
     if not long_words:
         return text
     index = rng.choice(long_words)
@@ -1244,8 +1245,10 @@ class _Plant:
 
     def apply(self, page: _Page) -> None:
         for entry in self.references:  # where its count puts it: the list stays most cited first (B.7)
-            at = next((index for index, other in enumerate(page.references)
-                       if other.work.cited_by < entry.work.cited_by), len(page.references))
+            at = next(
+                (index for index, other in enumerate(page.references) if other.work.cited_by < entry.work.cited_by),
+                len(page.references),
+            )
             page.references.insert(at, entry)
         for group in self.raw_groups:
             at = self.rng.randint(0, len(page.raw_entry_lines))
@@ -1255,8 +1258,19 @@ class _Plant:
                 pass
             page.texts.add(text)
             quote = f"{text[:-1]} ({';'.join(cite.key.printed() for cite in cites)})."
-            page.main.insert(0, _Claim("Premise", "citation", page.main_sections[0], text, quote,
-                                       substantial=False, counts=(0, len(cites)), cites=cites))
+            page.main.insert(
+                0,
+                _Claim(
+                    "Premise",
+                    "citation",
+                    page.main_sections[0],
+                    text,
+                    quote,
+                    substantial=False,
+                    counts=(0, len(cites)),
+                    cites=cites,
+                ),
+            )
 
 
 def _planted_entry(work: _Work) -> _Entry:
@@ -1275,15 +1289,19 @@ def _raw_arxiv(work: _Work) -> str:
 def _raw_journal(rng: random.Random, work: _Work, doi: str, url: str | None = None, cut: bool = False) -> str:
     """A journal entry printing `doi`; `cut` ends the line inside it, as extractions cut long entries."""
     volume, number, first = rng.randint(1, 60), rng.randint(1, 12), rng.randint(1, 900)
-    text = (f"{_printed_authors(work)}. {_ended_title(work.title)} Journal of {rng.choice(_FIELDS)}, "
-            f"{volume}({number}):{first}-{first + rng.randint(5, 30)}, {_MONTHS[rng.randrange(12)]} {work.year}. "
-            f"doi: {doi}")
+    text = (
+        f"{_printed_authors(work)}. {_ended_title(work.title)} Journal of {rng.choice(_FIELDS)}, "
+        f"{volume}({number}):{first}-{first + rng.randint(5, 30)}, {_MONTHS[rng.randrange(12)]} {work.year}. "
+        f"doi: {doi}"
+    )
     return text if cut else f"{text}. URL {url or 'https://doi.org/' + doi}."
 
 
 def _raw_conference(rng: random.Random, work: _Work, year: str) -> str:
-    return (f"{_printed_authors(work)}. {_ended_title(work.title)} In Proceedings of the {rng.choice(_FIELDS)} "
-            f"Conference, {year}. URL https://openreview.net/forum?id={rng.getrandbits(48):012x}.")
+    return (
+        f"{_printed_authors(work)}. {_ended_title(work.title)} In Proceedings of the {rng.choice(_FIELDS)} "
+        f"Conference, {year}. URL https://openreview.net/forum?id={rng.getrandbits(48):012x}."
+    )
 
 
 def _raw_yearless(rng: random.Random, work: _Work) -> str:
@@ -1312,8 +1330,13 @@ class _IdentityCases:
         self.used = set(graph.page_papers)
         self.pending: list[tuple[dict[str, Any], int, object]] = []  # (mention, page, element rendered)
         self.carded: dict[int, dict[str, Any]] = {}  # paper of the graph → its work's truth record
-        self.cases = [self._glued(), self._suffix_gaps(), self._yearless_title(), self._cut_doi(),
-                      self._preprint_published()]
+        self.cases = [
+            self._glued(),
+            self._suffix_gaps(),
+            self._yearless_title(),
+            self._cut_doi(),
+            self._preprint_published(),
+        ]
 
     # -- the truth as it is built
 
@@ -1323,16 +1346,20 @@ class _IdentityCases:
         graph = self.graph
 
         def fits(paper: int) -> bool:
-            return (paper not in self.used and len(graph.citers[paper]) > 0
-                    and (not published or graph.work(paper, True).arxiv_id is None))
+            return (
+                paper not in self.used
+                and len(graph.citers[paper]) > 0
+                and (not published or graph.work(paper, True).arxiv_id is None)
+            )
 
         candidates = [*graph.refs[page], *range(page - 1, -1, -1)]
         fitting = [paper for paper in candidates if fits(paper)]
         if not fitting:
             raise ValueError("the corpus is too small for the identity cases")
         # A published version a year after the preprint where there is one: "year within one", not equal.
-        paper = next((paper for paper in fitting if published and graph.years[paper] != graph.posted[paper].year),
-                     fitting[0])
+        paper = next(
+            (paper for paper in fitting if published and graph.years[paper] != graph.posted[paper].year), fitting[0]
+        )
         self.used.add(paper)
         work = graph.work(paper, published=False)
         record = self._record(name, work)
@@ -1354,27 +1381,45 @@ class _IdentityCases:
         authors = rng.sample(self.graph.words.people, 3)
         if first_author:
             authors[0] = first_author
-        return _Work(title or self.graph.unique_title(rng), tuple(authors), None, year, _venue(rng),
-                     f"{_doi_prefix(rng)}/{rng.choice(_SYLLABLES)}.{year}.{rng.randint(10000, 99999)}", None,
-                     int(rng.lognormvariate(math.log(300), 1.6)))
+        return _Work(
+            title or self.graph.unique_title(rng),
+            tuple(authors),
+            None,
+            year,
+            _venue(rng),
+            f"{_doi_prefix(rng)}/{rng.choice(_SYLLABLES)}.{year}.{rng.randint(10000, 99999)}",
+            None,
+            int(rng.lognormvariate(math.log(300), 1.6)),
+        )
 
     @staticmethod
     def _record(name: str, work: _Work) -> dict[str, Any]:
-        return {"work": name, "title": work.title, "year": work.year, "arxiv_id": work.arxiv_id,
-                "doi": None if work.arxiv_id else work.doi, "mentions": []}
+        return {
+            "work": name,
+            "title": work.title,
+            "year": work.year,
+            "arxiv_id": work.arxiv_id,
+            "doi": None if work.arxiv_id else work.doi,
+            "mentions": [],
+        }
 
     def _mention(self, page: int, element: object, kind: str, **prints: Any) -> dict[str, Any]:
         """A planted mention on a page; its line is filled in once the page is rendered."""
-        mention = {"file": _file_name("page", self.graph.ids[page]), "line": None, "as": kind,
-                   "prints": {key: value for key, value in prints.items() if value is not None}}
+        mention = {
+            "file": _file_name("page", self.graph.ids[page]),
+            "line": None,
+            "as": kind,
+            "prints": {key: value for key, value in prints.items() if value is not None},
+        }
         self.pending.append((mention, page, element))
         return mention
 
     def _structured(self, record: dict[str, Any], page: int, work: _Work) -> None:
         entry = _planted_entry(work)
         self.plants[page].references.append(entry)
-        record["mentions"].append(self._mention(page, entry, "structured reference", title=work.title,
-                                                year=work.year, doi=work.doi))
+        record["mentions"].append(
+            self._mention(page, entry, "structured reference", title=work.title, year=work.year, doi=work.doi)
+        )
 
     def _raw(self, page: int, *texts: str) -> list[list[str]]:
         """One group of raw entries (one line each), planted together in this order."""
@@ -1398,15 +1443,27 @@ class _IdentityCases:
             parts = [_raw_arxiv(preprint), _raw_journal(rng, work, work.doi)]
             (line,) = self._raw(page, " ".join(parts if arxiv_first else parts[::-1]) + " · DOI")
             place = ("first", "second") if arxiv_first else ("second", "first")
-            carded["mentions"].append(self._mention(page, line, f"raw reference, {place[0]} of two on one line",
-                                                    arxiv_id=preprint.arxiv_id, year=preprint.year))
-            doi_record["mentions"].append(self._mention(page, line, f"raw reference, {place[1]} of two on one line",
-                                                        doi=work.doi, year=work.year))
+            carded["mentions"].append(
+                self._mention(
+                    page,
+                    line,
+                    f"raw reference, {place[0]} of two on one line",
+                    arxiv_id=preprint.arxiv_id,
+                    year=preprint.year,
+                )
+            )
+            doi_record["mentions"].append(
+                self._mention(page, line, f"raw reference, {place[1]} of two on one line", doi=work.doi, year=work.year)
+            )
             self._structured(doi_record, other_page, work)
             works += [carded, doi_record]
-        return {"case": "glued_ids", "about": "A raw line holding two references (FORMAT.md B.8), each with its "
-                "own id and year; the DOI entry's work is also a structured reference on another page. Each "
-                "part is its own work; neither part's id or year names the other.", "works": works}
+        return {
+            "case": "glued_ids",
+            "about": "A raw line holding two references (FORMAT.md B.8), each with its "
+            "own id and year; the DOI entry's work is also a structured reference on another page. Each "
+            "part is its own work; neither part's id or year names the other.",
+            "works": works,
+        }
 
     def _suffix_gaps(self) -> dict[str, Any]:
         rng, page = self.rng, self.pages[2]
@@ -1423,8 +1480,9 @@ class _IdentityCases:
         def raw(records: list[tuple[_Work, dict[str, Any], str]]) -> None:
             group = self._raw(page, *(_raw_conference(rng, planted, printed) for planted, _, printed in records))
             for (planted, record, printed), entry in zip(records, group):
-                record["mentions"].append(self._mention(page, entry, "raw reference", title=planted.title,
-                                                        year=printed))
+                record["mentions"].append(
+                    self._mention(page, entry, "raw reference", title=planted.title, year=printed)
+                )
 
         def claim(person: _Person, cited: list[tuple[str, str | None, str]]) -> None:
             cites = [_Cite(_Key(f"{person.surname} et al.", printed, False), False, None) for printed, _, _ in cited]
@@ -1439,8 +1497,14 @@ class _IdentityCases:
         xa, xa_record = work("b:x-a", x, year)
         xc, xc_record = work("b:x-c", x, year)
         raw([(xa, xa_record, f"{year}a"), (xc, xc_record, f"{year}c")])
-        claim(x, [(f"{year}a", "b:x-a", "printed a"), (f"{year}b", None, "no entry prints b; the 2nd is c"),
-                  (f"{year}c", "b:x-c", "printed c, yet only the 2nd candidate")])
+        claim(
+            x,
+            [
+                (f"{year}a", "b:x-a", "printed a"),
+                (f"{year}b", None, "no entry prints b; the 2nd is c"),
+                (f"{year}c", "b:x-c", "printed c, yet only the 2nd candidate"),
+            ],
+        )
         # Y: two structured entries (which print no suffix) come first, so `b` is the raw one printing it.
         y = self._person()
         for index in (1, 2):
@@ -1453,11 +1517,21 @@ class _IdentityCases:
         z = self._person()
         zb, zb_record = work("b:z-b", z, year - 2)
         raw([(zb, zb_record, f"{year - 2}b")])
-        claim(z, [(f"{year - 2}b", "b:z-b", "printed b"), (f"{year - 2}a", None, "no entry prints a"),
-                  (f"{year - 1}a", None, "one year off, and the entry prints b, not a")])
-        return {"case": "suffix_gaps", "about": "Source keys against raw entries that print their a/b/c suffix: "
-                "a key names the entry printing its suffix, or no entry (refers_to null) where none prints it.",
-                "works": works, "keys": keys}
+        claim(
+            z,
+            [
+                (f"{year - 2}b", "b:z-b", "printed b"),
+                (f"{year - 2}a", None, "no entry prints a"),
+                (f"{year - 1}a", None, "one year off, and the entry prints b, not a"),
+            ],
+        )
+        return {
+            "case": "suffix_gaps",
+            "about": "Source keys against raw entries that print their a/b/c suffix: "
+            "a key names the entry printing its suffix, or no entry (refers_to null) where none prints it.",
+            "works": works,
+            "keys": keys,
+        }
 
     def _yearless_title(self) -> dict[str, Any]:
         rng = self.rng
@@ -1468,15 +1542,19 @@ class _IdentityCases:
         self._structured(works[0], self.pages[0], earlier)
         self._structured(works[1], self.pages[1], later)
         (dated,) = self._raw(self.pages[3], _raw_conference(rng, later, str(later.year)))
-        works[1]["mentions"].append(self._mention(self.pages[3], dated, "raw reference", title=title,
-                                                  year=later.year))
+        works[1]["mentions"].append(self._mention(self.pages[3], dated, "raw reference", title=title, year=later.year))
         someone = earlier._replace(authors=tuple(rng.sample(self.graph.words.people, 2)))
         (yearless,) = self._raw(self.pages[2], _raw_yearless(rng, someone))
         ambiguous = self._mention(self.pages[2], yearless, "raw reference without a year", title=title)
         ambiguous["fits"] = ["c:earlier", "c:later"]
-        return {"case": "yearless_title", "about": f"Two works share a title, {later.year - earlier.year} years "
-                "apart; a raw reference prints the title with no year (and authors of neither). It fits both and "
-                "must bridge neither.", "works": works, "ambiguous": [ambiguous]}
+        return {
+            "case": "yearless_title",
+            "about": f"Two works share a title, {later.year - earlier.year} years "
+            "apart; a raw reference prints the title with no year (and authors of neither). It fits both and "
+            "must bridge neither.",
+            "works": works,
+            "ambiguous": [ambiguous],
+        }
 
     def _cut_doi(self) -> dict[str, Any]:
         rng = self.rng
@@ -1485,28 +1563,49 @@ class _IdentityCases:
         record = self._record("d:work", work)
         self._structured(record, self.pages[1], work)
         (line,) = self._raw(self.pages[3], _raw_journal(rng, work, cut, cut=True))
-        record["mentions"].append(self._mention(self.pages[3], line, "raw reference cut inside its DOI",
-                                                title=work.title, year=work.year, doi=cut))
+        record["mentions"].append(
+            self._mention(
+                self.pages[3], line, "raw reference cut inside its DOI", title=work.title, year=work.year, doi=cut
+            )
+        )
         for page in (self.pages[0], self.pages[2]):
             (titled,) = self._raw(page, _raw_conference(rng, work, str(work.year)))
-            record["mentions"].append(self._mention(page, titled, "raw reference, title only",
-                                                    title=work.title, year=work.year))
-        return {"case": "cut_doi", "about": f"One work: its DOI {work.doi} in full on one page, cut to {cut} "
-                "on another, and title-only mentions elsewhere.", "works": [record]}
+            record["mentions"].append(
+                self._mention(page, titled, "raw reference, title only", title=work.title, year=work.year)
+            )
+        return {
+            "case": "cut_doi",
+            "about": f"One work: its DOI {work.doi} in full on one page, cut to {cut} "
+            "on another, and title-only mentions elsewhere.",
+            "works": [record],
+        }
 
     def _preprint_published(self) -> dict[str, Any]:
         graph = self.graph
         paper, record = self._map_work("e:work", self.pages[2], published=True)
         published, preprint = graph.work(paper, published=True), graph.work(paper, published=False)
         self._structured(record, self.pages[2], published)
-        (both,) = self._raw(self.pages[3], _raw_journal(self.rng, published, published.doi,
-                                                        url=f"https://arxiv.org/abs/{preprint.arxiv_id}"))
-        record["mentions"].append(self._mention(self.pages[3], both, "raw reference printing both ids",
-                                                title=published.title, year=published.year,
-                                                doi=published.doi, arxiv_id=preprint.arxiv_id))
-        return {"case": "preprint_published", "about": "A preprint named by arXiv id on cards and by its publisher "
-                "DOI (same title, year within one) on a page; one raw entry prints both. One work with both ids.",
-                "works": [record]}
+        (both,) = self._raw(
+            self.pages[3],
+            _raw_journal(self.rng, published, published.doi, url=f"https://arxiv.org/abs/{preprint.arxiv_id}"),
+        )
+        record["mentions"].append(
+            self._mention(
+                self.pages[3],
+                both,
+                "raw reference printing both ids",
+                title=published.title,
+                year=published.year,
+                doi=published.doi,
+                arxiv_id=preprint.arxiv_id,
+            )
+        )
+        return {
+            "case": "preprint_published",
+            "about": "A preprint named by arXiv id on cards and by its publisher "
+            "DOI (same title, year within one) on a page; one raw entry prints both. One work with both ids.",
+            "works": [record],
+        }
 
     # -- after rendering
 
@@ -1514,14 +1613,16 @@ class _IdentityCases:
         """The card mentions of the planted works of the graph: the subject line and list items."""
         for carded, record in self.carded.items():
             if carded == paper:
-                record["mentions"].append({"file": file, "line": 1, "as": "card subject",
-                                           "prints": {"arxiv_id": self.graph.ids[paper]}})
+                record["mentions"].append(
+                    {"file": file, "line": 1, "as": "card subject", "prints": {"arxiv_id": self.graph.ids[paper]}}
+                )
                 continue
             needle = f"]({SITE}{self.graph.ids[carded]}/)"
             if needle in text:
                 line = next(number for number, content in enumerate(text.split("\n"), 1) if needle in content)
-                record["mentions"].append({"file": file, "line": line, "as": "card item",
-                                           "prints": {"arxiv_id": self.graph.ids[carded]}})
+                record["mentions"].append(
+                    {"file": file, "line": line, "as": "card item", "prints": {"arxiv_id": self.graph.ids[carded]}}
+                )
 
     def note_page(self, page: _Page) -> None:
         for mention, paper, element in self.pending:
@@ -1533,9 +1634,13 @@ class _IdentityCases:
         for case in self.cases:
             for record in case["works"]:
                 record["mentions"].sort(key=lambda mention: (mention["file"], mention["line"]))
-        return {"about": "Planted identity cases (bench/synth.py --identity-cases): each case's works are one "
-                "work each, with the mentions listed; `ambiguous` mentions fit several works; `keys` give what "
-                "each planted source key names.", "seed": graph.seed, "cases": self.cases}
+        return {
+            "about": "Planted identity cases (bench/synth.py --identity-cases): each case's works are one "
+            "work each, with the mentions listed; `ambiguous` mentions fit several works; `keys` give what "
+            "each planted source key names.",
+            "seed": graph.seed,
+            "cases": self.cases,
+        }
 
 
 # -------------------------------------------------------------------------- the corpus
@@ -1564,8 +1669,9 @@ def _file_name(kind: str, arxiv_id: str) -> str:
     return f"{kind}_{arxiv_id.replace('/', '_')}.txt"
 
 
-def generate(out_dir: str | Path, papers: int = 1000, pages: int = 10, seed: int = 0,
-             identity_cases: bool = False) -> SynthSummary:
+def generate(
+    out_dir: str | Path, papers: int = 1000, pages: int = 10, seed: int = 0, identity_cases: bool = False
+) -> SynthSummary:
     """Write `papers` paper cards and up to `pages` claim-check pages (one per paper, at most
     two thirds of the papers) into out_dir as `card_<id>.txt` / `page_<id>.txt`.
 
@@ -1627,19 +1733,24 @@ def _write_truth(out: Path, cases: _IdentityCases) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description="Write a deterministic synthetic corpus in both document formats.",
-        epilog="python bench/synth.py --papers 2000 --pages 20 --out /tmp/corpus --seed 1")
+        epilog="python bench/synth.py --papers 2000 --pages 20 --out /tmp/corpus --seed 1",
+    )
     parser.add_argument("--papers", type=int, default=1000, help="papers in the citation graph (one card each)")
     parser.add_argument("--pages", type=int, default=10, help="claim-check pages")
     parser.add_argument("--out", required=True, help="output directory")
     parser.add_argument("--seed", type=int, default=0, help="random seed (same seed, same bytes)")
-    parser.add_argument("--identity-cases", action="store_true",
-                        help="also plant, in the first four pages, the hard identity cases (glued raw lines with "
-                        "ids, a/b/c suffix gaps, a yearless title two works share, a cut DOI, preprint/published "
-                        "pairs) and write their truth to .truth.json in the output directory (needs 2 pages)")
+    parser.add_argument(
+        "--identity-cases",
+        action="store_true",
+        help="also plant, in the first four pages, the hard identity cases (glued raw lines with "
+        "ids, a/b/c suffix gaps, a yearless title two works share, a cut DOI, preprint/published "
+        "pairs) and write their truth to .truth.json in the output directory (needs 2 pages)",
+    )
     args = parser.parse_args(argv)
     try:
-        summary = generate(args.out, papers=args.papers, pages=args.pages, seed=args.seed,
-                           identity_cases=args.identity_cases)
+        summary = generate(
+            args.out, papers=args.papers, pages=args.pages, seed=args.seed, identity_cases=args.identity_cases
+        )
     except ValueError as exc:
         print(f"synth: {exc}", file=sys.stderr)
         return 2

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from queue import Queue
 from typing import Any
@@ -29,9 +29,17 @@ from tqdm import tqdm
 from paperkg.db import ConnectionFailed, KnowledgeBase, first_line
 from paperkg.ingest import ParseError, parse_bytes
 from paperkg.ingest.graph.changes import Change, ChangeLog
-from paperkg.ingest.parse.errors import excerpt
 from paperkg.ingest.graph.rows import Assertions, assertions_of
-from paperkg.ingest.graph.write import Batch, BatchResult, Pending, chunks, prepare_batch, retract_documents, write_batch
+from paperkg.ingest.graph.write import (
+    Batch,
+    BatchResult,
+    Pending,
+    chunks,
+    prepare_batch,
+    retract_documents,
+    write_batch,
+)
+from paperkg.ingest.parse.errors import excerpt
 from paperkg.limits import DOCS_PER_TRANSACTION, MAX_DOCUMENT_BYTES
 from paperkg.lock import IngestLock
 from paperkg.schema import apply_schema
@@ -87,11 +95,17 @@ class RunReport:
         return self.totals["rejected"] == 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"run_id": self.run_id, "started_at": self.started_at, "ended_at": self.ended_at,
-                "totals": self.totals, "graph_change": self.graph_change, "rows_written": self.rows_written,
-                "identity": {"merged": self.identity["merged"], "split": self.identity["split"]},
-                **({} if self.changes is None else {"changes_recorded": len(self.changes)}),
-                "documents": [asdict(document) for document in self.documents]}
+        return {
+            "run_id": self.run_id,
+            "started_at": self.started_at,
+            "ended_at": self.ended_at,
+            "totals": self.totals,
+            "graph_change": self.graph_change,
+            "rows_written": self.rows_written,
+            "identity": {"merged": self.identity["merged"], "split": self.identity["split"]},
+            **({} if self.changes is None else {"changes_recorded": len(self.changes)}),
+            "documents": [asdict(document) for document in self.documents],
+        }
 
 
 class GraphOutdated(Exception):
@@ -142,8 +156,9 @@ def discover(paths: Iterable[str | os.PathLike], *, follow_links: bool = False) 
     return discovery
 
 
-def _walk(directory: Path, root: Path, follow_links: bool, entries: list[tuple[str, Path]],
-          discovery: Discovery) -> None:
+def _walk(
+    directory: Path, root: Path, follow_links: bool, entries: list[tuple[str, Path]], discovery: Discovery
+) -> None:
     """Add (path, document path) for each file to read below `directory` (see discover)."""
     try:
         with os.scandir(directory) as listing:
@@ -185,8 +200,9 @@ def _linked_document(link: Path, root: Path, follow_links: bool, discovery: Disc
         return target
     if follow_links:
         return link
-    discovery.rejected.append(_rejected(
-        str(link), f"a link to a file outside {root}: not followed (--follow-links reads it)"))
+    discovery.rejected.append(
+        _rejected(str(link), f"a link to a file outside {root}: not followed (--follow-links reads it)")
+    )
     return None
 
 
@@ -214,10 +230,18 @@ def _rejected(path: str, reason: str, line: int | None = None) -> DocumentResult
     return DocumentResult(path, "rejected", error=f"{where}: {reason}", line=line)
 
 
-def ingest_paths(kb: KnowledgeBase, paths: Iterable[str | os.PathLike], *, progress: bool = False,
-                 docs_per_transaction: int = DOCS_PER_TRANSACTION, max_bytes: int = MAX_DOCUMENT_BYTES,
-                 lock_wait: float = 0.0, prune: bool = False, follow_links: bool = False,
-                 record_changes: bool = True) -> RunReport:
+def ingest_paths(
+    kb: KnowledgeBase,
+    paths: Iterable[str | os.PathLike],
+    *,
+    progress: bool = False,
+    docs_per_transaction: int = DOCS_PER_TRANSACTION,
+    max_bytes: int = MAX_DOCUMENT_BYTES,
+    lock_wait: float = 0.0,
+    prune: bool = False,
+    follow_links: bool = False,
+    record_changes: bool = True,
+) -> RunReport:
     """Ingest files and directories; returns the run's report (also recorded as an IngestRun node).
 
     Holds the ingestion lock for the run (waiting up to ``lock_wait`` seconds for it). With
@@ -229,14 +253,16 @@ def ingest_paths(kb: KnowledgeBase, paths: Iterable[str | os.PathLike], *, progr
     discovery = discover(paths, follow_links=follow_links)
     apply_schema(kb)
     if kb.cypher(statement("graph_outdated"))[0]["outdated"]:
-        raise GraphOutdated("the graph was written by an earlier paperkg, which kept no Evidence of paper "
-                            "identity: run `paperkg reset --yes`, then ingest the documents again")
+        raise GraphOutdated(
+            "the graph was written by an earlier paperkg, which kept no Evidence of paper "
+            "identity: run `paperkg reset --yes`, then ingest the documents again"
+        )
     with IngestLock(kb, wait=lock_wait) as lock:
         report = RunReport(run_id=str(uuid.uuid4()), started_at=_now(), documents=list(discovery.rejected))
         changes = None
         if record_changes:
             report.changes = []
-            changes = ChangeLog(report.run_id, datetime.now(timezone.utc).isoformat(timespec="microseconds"))
+            changes = ChangeLog(report.run_id, datetime.now(UTC).isoformat(timespec="microseconds"))
         try:
             return _run(kb, paths, discovery, report, lock, progress, docs_per_transaction, max_bytes, prune, changes)
         except Exception as exc:
@@ -244,27 +270,47 @@ def ingest_paths(kb: KnowledgeBase, paths: Iterable[str | os.PathLike], *, progr
             raise
 
 
-def _run(kb: KnowledgeBase, paths: list[Path], discovery: Discovery, report: RunReport, lock: IngestLock,
-         progress: bool, docs_per_transaction: int, max_bytes: int, prune: bool,
-         changes: ChangeLog | None) -> RunReport:
+def _run(
+    kb: KnowledgeBase,
+    paths: list[Path],
+    discovery: Discovery,
+    report: RunReport,
+    lock: IngestLock,
+    progress: bool,
+    docs_per_transaction: int,
+    max_bytes: int,
+    prune: bool,
+    changes: ChangeLog | None,
+) -> RunReport:
     before = kb.stats()
     found = _Found()
     _ingest_files(kb, discovery.files, report, lock, progress, docs_per_transaction, max_bytes, found, changes)
     stale = found.replaced - found.seen
     if prune:
         gone = _gone(kb, [path.resolve() for path in paths if path.is_dir()], discovery, found, report)
-        report.documents.extend(DocumentResult(path, "retracted", doc_id=doc_id)
-                                for doc_id, path in sorted(gone.items()))
+        report.documents.extend(
+            DocumentResult(path, "retracted", doc_id=doc_id) for doc_id, path in sorted(gone.items())
+        )
         stale |= set(gone)
     _retract(kb, sorted(stale), report, changes)
     if found.moved:
-        kb.execute(statement("update_document_paths"), rows=[{"doc_id": doc_id, "path": path}
-                                                               for doc_id, path in sorted(found.moved.items())])
+        kb.execute(
+            statement("update_document_paths"),
+            rows=[{"doc_id": doc_id, "path": path} for doc_id, path in sorted(found.moved.items())],
+        )
     report.ended_at = _now()
-    kb.execute(statement("record_run"), run_id=report.run_id, properties={
-        "started_at": report.started_at, "ended_at": report.ended_at, **report.totals,
-        "status": "ok" if report.ok else "rejected", "run_started": changes.run_started if changes else None,
-        "change_sets": changes.batches if changes else None})
+    kb.execute(
+        statement("record_run"),
+        run_id=report.run_id,
+        properties={
+            "started_at": report.started_at,
+            "ended_at": report.ended_at,
+            **report.totals,
+            "status": "ok" if report.ok else "rejected",
+            "run_started": changes.run_started if changes else None,
+            "change_sets": changes.batches if changes else None,
+        },
+    )
     report.graph_change = _change(before, kb.stats())
     return report
 
@@ -277,18 +323,31 @@ def _record_failure(kb: KnowledgeBase, report: RunReport, exc: BaseException) ->
     if isinstance(exc, (ConnectionFailed, DriverError)):
         return
     try:
-        kb.execute(statement("record_run"), run_id=report.run_id, properties={
-            "started_at": report.started_at, "ended_at": _now(), **report.totals, "status": "failed",
-            "error": (first_line(exc) if str(exc) else type(exc).__name__)[:RUN_ERROR_CHARS]})
+        kb.execute(
+            statement("record_run"),
+            run_id=report.run_id,
+            properties={
+                "started_at": report.started_at,
+                "ended_at": _now(),
+                **report.totals,
+                "status": "failed",
+                "error": (first_line(exc) if str(exc) else type(exc).__name__)[:RUN_ERROR_CHARS],
+            },
+        )
     except Exception:  # the connection is what failed: the change sets say what was committed
         pass
 
 
 def _change(before: dict[str, dict[str, int]], after: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
     """The counts that differ, per group (nodes, relationships): after minus before."""
-    return {group: {name: count - before[group].get(name, 0) for name, count in counts.items()
-                    if count != before[group].get(name, 0)}
-            for group, counts in after.items()}
+    return {
+        group: {
+            name: count - before[group].get(name, 0)
+            for name, count in counts.items()
+            if count != before[group].get(name, 0)
+        }
+        for group, counts in after.items()
+    }
 
 
 def sync_directory(kb: KnowledgeBase, directory: str | os.PathLike, **options) -> RunReport:
@@ -310,11 +369,12 @@ class _Found:
 def _paths_of(kb: KnowledgeBase, doc_ids: set[str]) -> dict[str, str]:
     """Where each of these documents was last read (doc_id → path)."""
     rows = kb.cypher(statement("documents_known"), doc_ids=sorted(doc_ids), paths=[])[0]["found"]
-    return {doc_id: path for doc_id, path in rows}
+    return dict(rows)
 
 
-def _gone(kb: KnowledgeBase, directories: list[Path], discovery: Discovery, found: _Found,
-          report: RunReport) -> dict[str, str]:
+def _gone(
+    kb: KnowledgeBase, directories: list[Path], discovery: Discovery, found: _Found, report: RunReport
+) -> dict[str, str]:
     """The documents last read from below `directories` that no file there holds any more
     (doc_id → path); a file that is there but was rejected, or may be in a directory that could
     not be listed, keeps its document."""
@@ -322,10 +382,14 @@ def _gone(kb: KnowledgeBase, directories: list[Path], discovery: Discovery, foun
     for directory in directories:
         if directory not in discovery.unlisted:
             under.update(kb.cypher(statement("documents_under"), prefix=f"{directory}{os.sep}")[0]["doc_ids"])
-    present = {str(path) for path in discovery.files} | {result.path for result in report.documents
-                                                          if result.status == "rejected"}
-    return {doc_id: path for doc_id, path in _paths_of(kb, under - found.seen - found.replaced).items()
-            if path not in present and not any(Path(path).is_relative_to(d) for d in discovery.unlisted)}
+    present = {str(path) for path in discovery.files} | {
+        result.path for result in report.documents if result.status == "rejected"
+    }
+    return {
+        doc_id: path
+        for doc_id, path in _paths_of(kb, under - found.seen - found.replaced).items()
+        if path not in present and not any(Path(path).is_relative_to(d) for d in discovery.unlisted)
+    }
 
 
 def _retract(kb: KnowledgeBase, doc_ids: list[str], report: RunReport, changes: ChangeLog | None = None) -> None:
@@ -338,8 +402,17 @@ def _retract(kb: KnowledgeBase, doc_ids: list[str], report: RunReport, changes: 
             report.changes.extend(result.changes)
 
 
-def _ingest_files(kb: KnowledgeBase, files: list[Path], report: RunReport, lock: IngestLock, progress: bool,
-                  docs_per_transaction: int, max_bytes: int, found: _Found, changes: ChangeLog | None = None) -> None:
+def _ingest_files(
+    kb: KnowledgeBase,
+    files: list[Path],
+    report: RunReport,
+    lock: IngestLock,
+    progress: bool,
+    docs_per_transaction: int,
+    max_bytes: int,
+    found: _Found,
+    changes: ChangeLog | None = None,
+) -> None:
     bar = tqdm(total=len(files), unit="doc", desc="ingest", disable=not progress, file=sys.stderr)
     try:
         with _collected_per_batch() as collect:
@@ -379,8 +452,9 @@ def _collected_per_batch() -> Iterator[Callable[[], None]]:
             gc.enable()
 
 
-def _read_batches(kb: KnowledgeBase, files: list[Path], max_bytes: int, docs_per_transaction: int,
-                  found: _Found) -> Iterator[tuple[list[DocumentResult], Batch]]:
+def _read_batches(
+    kb: KnowledgeBase, files: list[Path], max_bytes: int, docs_per_transaction: int, found: _Found
+) -> Iterator[tuple[list[DocumentResult], Batch]]:
     """read_document for each file, in order, in batches prepared for writing (with the
     results of the documents read for them), by a thread that stays one batch ahead: the
     next batch is parsed and prepared while the server writes this one (the driver releases
@@ -405,17 +479,19 @@ def _read_batches(kb: KnowledgeBase, files: list[Path], max_bytes: int, docs_per
                 return
             for part in chunks(files, HASH_LOOKUP_BATCH):
                 digests = [_file_digest(path, max_bytes) for path in part]
-                rows = kb.cypher(statement("documents_known"), doc_ids=[d for d in digests if d],
-                                 paths=[str(path) for path in part])[0]["found"]
-                known = {doc_id: path for doc_id, path in rows}
+                rows = kb.cypher(
+                    statement("documents_known"), doc_ids=[d for d in digests if d], paths=[str(path) for path in part]
+                )[0]["found"]
+                known = dict(rows)
                 held = {}  # path → the documents last ingested from it
                 for doc_id, path in rows:
                     held.setdefault(path, set()).add(doc_id)
                 for path, digest in zip(part, digests):
                     if stop.is_set():
                         return
-                    result, assertions = read_document(path, max_bytes, set(known) if digest else set(),
-                                                       replacing=str(path) in held)
+                    result, assertions = read_document(
+                        path, max_bytes, set(known) if digest else set(), replacing=str(path) in held
+                    )
                     results.append(result)
                     if result.doc_id and result.status != "rejected":
                         found.seen.add(result.doc_id)
@@ -427,8 +503,11 @@ def _read_batches(kb: KnowledgeBase, files: list[Path], max_bytes: int, docs_per
                         size += assertions.size_bytes
                     # A batch also ends after as many results as one hash lookup, so that a run
                     # of unchanged documents still moves the progress bar.
-                    if (len(pending) >= docs_per_transaction or size >= BYTES_PER_TRANSACTION
-                            or len(results) >= HASH_LOOKUP_BATCH):
+                    if (
+                        len(pending) >= docs_per_transaction
+                        or size >= BYTES_PER_TRANSACTION
+                        or len(results) >= HASH_LOOKUP_BATCH
+                    ):
                         queue.put((results, _prepared(pending, _by_path(results))))
                         results, pending, size = [], [], 0
                         if not wait_for_room():
@@ -460,8 +539,9 @@ def _file_digest(path: Path, max_bytes: int) -> str | None:
         return None
 
 
-def read_document(path: Path, max_bytes: int, known: set[str] = frozenset(), replacing: bool = False
-                  ) -> tuple[DocumentResult, Assertions | None]:
+def read_document(
+    path: Path, max_bytes: int, known: set[str] = frozenset(), replacing: bool = False
+) -> tuple[DocumentResult, Assertions | None]:
     """Read, hash and parse one file: its result, and what it asserts unless it is unchanged
     (its content hash is a `known` document, wherever that lay) or rejected. `replacing`: the
     path held another document before (the result is "changed"). Whatever goes wrong rejects
@@ -532,8 +612,13 @@ def _reject(result: DocumentResult, reason: str) -> None:
     result.status, result.error, result.counts = "rejected", f"{result.path}: {reason}", {}
 
 
-def _write(kb: KnowledgeBase, batch: Batch, results: dict[str, DocumentResult], report: RunReport,
-           changes: ChangeLog | None = None) -> None:
+def _write(
+    kb: KnowledgeBase,
+    batch: Batch,
+    results: dict[str, DocumentResult],
+    report: RunReport,
+    changes: ChangeLog | None = None,
+) -> None:
     """Write a batch in one transaction; if it fails, write its documents one by one to isolate the bad one.
     A lost connection is the run's failure; anything else a document's."""
     if not batch.documents:
@@ -570,5 +655,4 @@ def _transaction(kb: KnowledgeBase, batch: Batch, run_id: str, changes: ChangeLo
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
+    return datetime.now(UTC).isoformat(timespec="seconds")

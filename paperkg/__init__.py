@@ -1,7 +1,7 @@
 """paperkg: a knowledge base of scholarly papers, their claims and their sources, in Neo4j."""
 
 __version__ = "0.1.0"
-__all__ = ["connect", "__version__"]
+__all__ = ["__version__", "connect"]
 
 
 def __getattr__(name: str):

@@ -31,7 +31,7 @@ import uuid
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from neo4j import RoutingControl
@@ -55,9 +55,56 @@ NETWORKS = ("cocitation", "coupling")
 MAX_NETWORK_LINKS = 2_000_000
 NETWORK_BLOCK = 4000  # rows of the sparse product computed at a time
 # Words a cluster's label leaves out: they name no topic.
-STOP_WORDS = frozenset("""a an and are as at be by do does for from how in into is it its of on or our over than that
-the their this to towards under using via vs we what when where which with without can new not about
-beyond""".split())
+STOP_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "do",
+        "does",
+        "for",
+        "from",
+        "how",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "our",
+        "over",
+        "than",
+        "that",
+        "the",
+        "their",
+        "this",
+        "to",
+        "towards",
+        "under",
+        "using",
+        "via",
+        "vs",
+        "we",
+        "what",
+        "when",
+        "where",
+        "which",
+        "with",
+        "without",
+        "can",
+        "new",
+        "not",
+        "about",
+        "beyond",
+    ]
+)
 
 
 # What `paperkg analyze` writes: these properties on every Paper, and nodes of these labels.
@@ -79,6 +126,7 @@ def _igraph():
 
 # -- the projection -------------------------------------------------------------------------
 
+
 @dataclass
 class Projection:
     """Papers by index (in paper_id order) and CITES as (citing index, cited index) pairs."""
@@ -89,7 +137,7 @@ class Projection:
     edges: list[tuple[int, int]]
 
     @classmethod
-    def from_rows(cls, rows: Iterable[dict[str, Any]]) -> "Projection":
+    def from_rows(cls, rows: Iterable[dict[str, Any]]) -> Projection:
         """Rows of paper_id, year, title and cites (paper_ids) in paper_id order; a cited id
         without a row of its own (written after the read began) is left out."""
         ids: list[str] = []
@@ -151,6 +199,7 @@ def _read(kb: Any, text: str, **parameters: Any) -> list[dict[str, Any]]:
 
 # -- influence ------------------------------------------------------------------------------
 
+
 def pagerank(projection: Projection) -> list[float]:
     """PageRank over CITES (a citation passes rank from the citing paper to the cited one)."""
     ig = _igraph()
@@ -169,6 +218,7 @@ def degrees(projection: Projection) -> tuple[list[int], list[int]]:
 
 
 # -- clusters -------------------------------------------------------------------------------
+
 
 @dataclass
 class Network:
@@ -192,8 +242,7 @@ def network(projection: Projection, name: str, max_links: int = MAX_NETWORK_LINK
 
     count = len(projection.ids)
     edges = np.array(projection.edges, dtype=np.int64).reshape(-1, 2)
-    cites = sparse.csr_matrix((np.ones(len(edges), dtype=np.int32), (edges[:, 0], edges[:, 1])),
-                              shape=(count, count))
+    cites = sparse.csr_matrix((np.ones(len(edges), dtype=np.int32), (edges[:, 0], edges[:, 1])), shape=(count, count))
     # Co-citation is Aᵀ·A (rows: cited works), coupling A·Aᵀ (rows: citing papers), one block
     # of rows at a time so that only the block's pairs are ever held at full size.
     rows = cites.T.tocsr() if name == "cocitation" else cites
@@ -201,7 +250,7 @@ def network(projection: Projection, name: str, max_links: int = MAX_NETWORK_LINK
 
     def blocks(least: int):
         for start in range(0, count, NETWORK_BLOCK):
-            block = (rows[start:start + NETWORK_BLOCK] @ columns).tocoo()
+            block = (rows[start : start + NETWORK_BLOCK] @ columns).tocoo()
             kept = (block.col > block.row + start) & (block.data >= least)
             yield block.row[kept] + start, block.col[kept], block.data[kept]
 
@@ -282,8 +331,9 @@ def communities(projection: Projection, links: Network, ranks: Sequence[float], 
         result.cores.append(core)
         result.sizes.append(len(members))
         result.labels.append(cluster_label([projection.titles[p] for p in core], [projection.ids[p] for p in core]))
-        result.neighbours.append(sorted(between[number].items(), key=lambda item: (-item[1], item[0]))
-                                 [:NEIGHBOUR_CLUSTERS])
+        result.neighbours.append(
+            sorted(between[number].items(), key=lambda item: (-item[1], item[0]))[:NEIGHBOUR_CLUSTERS]
+        )
     return result
 
 
@@ -317,6 +367,7 @@ def cluster_label(titles: Sequence[str | None], ids: Sequence[str]) -> str:
 
 # -- the main path --------------------------------------------------------------------------
 
+
 @dataclass
 class MainPath:
     """The global main path (paper indices, source to sink) and the key-route main path (its
@@ -335,8 +386,11 @@ def flow_edges(projection: Projection) -> list[tuple[int, int]]:
     graph = ig.Graph(n=len(projection.ids), edges=projection.edges, directed=True)
     component = graph.connected_components(mode="strong").membership
     order = [(year if year is not None else 0, paper_id) for year, paper_id in zip(projection.years, projection.ids)]
-    return sorted((cited, citing) for citing, cited in projection.edges
-                  if component[citing] != component[cited] or order[cited] < order[citing])
+    return sorted(
+        (cited, citing)
+        for citing, cited in projection.edges
+        if component[citing] != component[cited] or order[cited] < order[citing]
+    )
 
 
 def main_path(projection: Projection, key_routes: int = KEY_ROUTES) -> MainPath:
@@ -409,6 +463,7 @@ def main_path(projection: Projection, key_routes: int = KEY_ROUTES) -> MainPath:
 
 # -- the run --------------------------------------------------------------------------------
 
+
 @dataclass
 class AnalysisReport:
     run_id: str
@@ -421,18 +476,21 @@ class AnalysisReport:
 
     def describe(self) -> str:
         timings = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in self.seconds.items())
-        return (f"analyzed {self.papers:,} papers and {self.citations:,} citations: "
-                f"{self.clusters['cocitation']:,} co-citation and {self.clusters['coupling']:,} coupling clusters, "
-                f"a main path of {self.main_path} papers, a key-route main path of {self.key_route} ({timings}); "
-                f"run {self.run_id}")
+        return (
+            f"analyzed {self.papers:,} papers and {self.citations:,} citations: "
+            f"{self.clusters['cocitation']:,} co-citation and {self.clusters['coupling']:,} coupling clusters, "
+            f"a main path of {self.main_path} papers, a key-route main path of {self.key_route} ({timings}); "
+            f"run {self.run_id}"
+        )
 
 
-def analyze(kb: Any, batch: int = WRITE_BATCH, key_routes: int = KEY_ROUTES,
-            log: Callable[[str], None] | None = None) -> AnalysisReport:
+def analyze(
+    kb: Any, batch: int = WRITE_BATCH, key_routes: int = KEY_ROUTES, log: Callable[[str], None] | None = None
+) -> AnalysisReport:
     """Project, compute and write back every result, recorded as one AnalysisRun."""
     ig = _igraph()
     run_id = str(uuid.uuid4())
-    started_at = datetime.now(timezone.utc)
+    started_at = datetime.now(UTC)
     seconds: dict[str, float] = {}
     clock = time.perf_counter()
 
@@ -461,49 +519,87 @@ def analyze(kb: Any, batch: int = WRITE_BATCH, key_routes: int = KEY_ROUTES,
         next_on_route[a].append(projection.ids[b])
     for statement_text in statements("analysis_schema"):
         kb.execute(statement_text.rstrip(";"))
-    rows = [{"paper_id": projection.ids[i], "pagerank": ranks[i], "citations": citations[i],
-             "references": references[i], "cocitation_cluster": found["cocitation"].membership[i],
-             "coupling_cluster": found["coupling"].membership[i], "main_path": on_path.get(i),
-             "key_route": on_route.get(i), "key_route_next": sorted(next_on_route.get(i, [])) or None}
-            for i in range(len(projection.ids))]
+    rows = [
+        {
+            "paper_id": projection.ids[i],
+            "pagerank": ranks[i],
+            "citations": citations[i],
+            "references": references[i],
+            "cocitation_cluster": found["cocitation"].membership[i],
+            "coupling_cluster": found["coupling"].membership[i],
+            "main_path": on_path.get(i),
+            "key_route": on_route.get(i),
+            "key_route_next": sorted(next_on_route.get(i, [])) or None,
+        }
+        for i in range(len(projection.ids))
+    ]
     for start in range(0, len(rows), batch):
-        kb.execute(statement("analysis_write_papers"), rows=rows[start:start + batch], run_id=run_id)
+        kb.execute(statement("analysis_write_papers"), rows=rows[start : start + batch], run_id=run_id)
     kb.execute(statement("analysis_clear_clusters"))
     cluster_rows = []
     for result in found.values():
         for number, label in enumerate(result.labels):
-            cluster_rows.append({
-                "cluster_id": f"{result.network}:{number}", "network": result.network, "number": number,
-                "label": label, "size": result.sizes[number],
-                "core": [projection.ids[p] for p in result.cores[number]],
-                "neighbours": [neighbour for neighbour, _ in result.neighbours[number]],
-                "neighbour_weights": [weight for _, weight in result.neighbours[number]]})
+            cluster_rows.append(
+                {
+                    "cluster_id": f"{result.network}:{number}",
+                    "network": result.network,
+                    "number": number,
+                    "label": label,
+                    "size": result.sizes[number],
+                    "core": [projection.ids[p] for p in result.cores[number]],
+                    "neighbours": [neighbour for neighbour, _ in result.neighbours[number]],
+                    "neighbour_weights": [weight for _, weight in result.neighbours[number]],
+                }
+            )
     for start in range(0, len(cluster_rows), batch):
-        kb.execute(statement("analysis_write_clusters"), rows=cluster_rows[start:start + batch], run_id=run_id)
+        kb.execute(statement("analysis_write_clusters"), rows=cluster_rows[start : start + batch], run_id=run_id)
     lap("write")
-    kb.execute(statement("analysis_record_run"), run_id=run_id, properties={
-        "started_at": started_at, "ended_at": datetime.now(timezone.utc), "papers": len(projection.ids),
-        "citations": len(projection.edges), "library": f"python-igraph {ig.__version__}", "damping": DAMPING,
-        "key_routes": key_routes, "leiden_seed": LEIDEN_SEED,
-        "cocitation_clusters": len(found["cocitation"].labels), "coupling_clusters": len(found["coupling"].labels),
-        "seconds": sum(seconds.values())})
-    return AnalysisReport(run_id, len(projection.ids), len(projection.edges), seconds,
-                          {network: len(result.labels) for network, result in found.items()},
-                          len(path.global_path), len(path.key_route))
+    kb.execute(
+        statement("analysis_record_run"),
+        run_id=run_id,
+        properties={
+            "started_at": started_at,
+            "ended_at": datetime.now(UTC),
+            "papers": len(projection.ids),
+            "citations": len(projection.edges),
+            "library": f"python-igraph {ig.__version__}",
+            "damping": DAMPING,
+            "key_routes": key_routes,
+            "leiden_seed": LEIDEN_SEED,
+            "cocitation_clusters": len(found["cocitation"].labels),
+            "coupling_clusters": len(found["coupling"].labels),
+            "seconds": sum(seconds.values()),
+        },
+    )
+    return AnalysisReport(
+        run_id,
+        len(projection.ids),
+        len(projection.edges),
+        seconds,
+        {network: len(result.labels) for network, result in found.items()},
+        len(path.global_path),
+        len(path.key_route),
+    )
 
 
 def main_path_rows(projection: Projection, path: MainPath, kind: str = "global") -> list[dict[str, Any]]:
     """The path's papers in order, as `paperkg main-path` prints them."""
     papers = path.global_path if kind == "global" else path.key_route
     following: dict[int, list[int]] = defaultdict(list)
-    edges = (list(zip(path.global_path, path.global_path[1:])) if kind == "global" else path.key_route_edges)
+    edges = list(zip(path.global_path, path.global_path[1:])) if kind == "global" else path.key_route_edges
     for a, b in edges:
         following[a].append(b)
-    return [{"position": i + 1, "paper_id": projection.ids[p], "year": projection.years[p],
-             "title": projection.titles[p],
-             "leads_to": sorted(projection.ids[q] for q in following[p]),
-             "spc": _readable(max((path.spc[p, q] for q in following[p]), default=None))}
-            for i, p in enumerate(papers)]
+    return [
+        {
+            "position": i + 1,
+            "paper_id": projection.ids[p],
+            "year": projection.years[p],
+            "title": projection.titles[p],
+            "leads_to": sorted(projection.ids[q] for q in following[p]),
+            "spc": _readable(max((path.spc[p, q] for q in following[p]), default=None)),
+        }
+        for i, p in enumerate(papers)
+    ]
 
 
 def _readable(count: int | None) -> int | float | None:

@@ -51,7 +51,9 @@ def style_text() -> str:
 
 
 GRASS_RULE = re.compile(r"(?P<selector>[\w.]+)\s*\{(?P<body>(?:'[^']*'|\"[^\"]*\"|[^}'\"])*)\}")
-GRASS_PROPERTY = re.compile(r"(?P<key>[\w-]+)\s*:\s*(?:'(?P<single>[^']*)'|\"(?P<double>[^\"]*)\"|(?P<bare>[^;]*?))\s*;")
+GRASS_PROPERTY = re.compile(
+    r"(?P<key>[\w-]+)\s*:\s*(?:'(?P<single>[^']*)'|\"(?P<double>[^\"]*)\"|(?P<bare>[^;]*?))\s*;"
+)
 
 
 def style_json() -> str:
@@ -59,8 +61,10 @@ def style_json() -> str:
     which Browser's `:style` also takes inline: applied at once, without fetching a URL."""
     rules = {}
     for rule in GRASS_RULE.finditer(style_text()):
-        rules[rule["selector"]] = {item["key"]: next(v for v in item.group("single", "double", "bare") if v is not None)
-                                   for item in GRASS_PROPERTY.finditer(rule["body"])}
+        rules[rule["selector"]] = {
+            item["key"]: next(v for v in item.group("single", "double", "bare") if v is not None)
+            for item in GRASS_PROPERTY.finditer(rule["body"])
+        }
     return json.dumps(rules, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -106,8 +110,17 @@ QUESTIONS: list[tuple[str, str, list[str], str]] = [
         "<code>SUPPORTS</code> arrow runs from a source to a claim it supports; "
         "<code>CHECKED_AGAINST</code> arrows are captioned with the verdict; a blue "
         "<code>REFERS_TO</code> arrow marks a source matched to a work in the reference list.",
-        ["claim_support_summary", "unsupported_claims", "paper_claims", "uncited_claims",
-         "unverifiable_claims", "miscited_works", "claims_citing", "support_profile", "at_risk_claims"],
+        [
+            "claim_support_summary",
+            "unsupported_claims",
+            "paper_claims",
+            "uncited_claims",
+            "unverifiable_claims",
+            "miscited_works",
+            "claims_citing",
+            "support_profile",
+            "at_risk_claims",
+        ],
         "guide_claims",
     ),
     (
@@ -161,9 +174,11 @@ def _slide(title: str, lead: str, body: str) -> str:
 
 
 def _query_slide(kind: str, query) -> str:
-    params = "".join(f"<li><code>{html.escape(p.name)}</code>: {html.escape(p.describe().split(': ', 1)[1])} "
-                     f"({html.escape(p.kind)}{', optional' if not p.required else ''})</li>"
-                     for p in query.params)
+    params = "".join(
+        f"<li><code>{html.escape(p.name)}</code>: {html.escape(p.describe().split(': ', 1)[1])} "
+        f"({html.escape(p.kind)}{', optional' if not p.required else ''})</li>"
+        for p in query.params
+    )
     body = (
         f"    <p>{html.escape(query.description)}</p>\n"
         + (f"    <ul>{params}</ul>\n" if params else "")
@@ -173,8 +188,11 @@ def _query_slide(kind: str, query) -> str:
         + (f"    <figure>{_runnable(param_block(query))}</figure>\n" if query.browser else "")
         + f"    <figure>{_runnable(query_block(query))}</figure>\n"
         f"    <p>Same from a shell: <code>paperkg query {html.escape(query.name)}"
-        + "".join(f" -p {html.escape(name)}={html.escape(str(value))}"
-                  for name, value in query.browser.items() if value is not None)
+        + "".join(
+            f" -p {html.escape(name)}={html.escape(str(value))}"
+            for name, value in query.browser.items()
+            if value is not None
+        )
         + "</code></p>"
     )
     return _slide(f"{kind}: {query.name}", f"<code>{html.escape(query.name)}</code>", body)
@@ -187,37 +205,40 @@ def render_guide(library=None) -> str:
 
     lib = library if library is not None else load()
     named = {name for _, _, names, _ in QUESTIONS for name in names}
-    slides = [_slide(
-        "paperkg",
-        "Papers, their claims and their sources",
-        "    <p>This guide walks through the three kinds of question paperkg answers, with the "
-        "queries of its library: <b>lineage</b> (who builds on whom), <b>co-citation</b> (what is "
-        "cited together) and <b>unsupported claims</b> (what checking the sources found).</p>\n"
-        "    <p>Each query slide shows the query with its <code>:param</code> lines; the values "
-        "name papers of <code>examples/corpus</code>, the example corpus <code>make run</code> ingests. Results are tables; the <i>picture</i> slides return "
-        "paths to see in the graph view, styled by paperkg's style sheet (<code>:style</code>).</p>\n"
-        "    <p>Labels: <code>Paper</code> (captioned title and year), <code>Claim</code>, "
-        "<code>Source</code>. The same queries run in Python "
-        "(<code>kb.query(\"ancestors\", paper=\"2402.06618\")</code>) and from the shell "
-        "(<code>paperkg query ancestors -p paper=2402.06618</code>).</p>",
-    )]
+    slides = [
+        _slide(
+            "paperkg",
+            "Papers, their claims and their sources",
+            "    <p>This guide walks through the three kinds of question paperkg answers, with the "
+            "queries of its library: <b>lineage</b> (who builds on whom), <b>co-citation</b> (what is "
+            "cited together) and <b>unsupported claims</b> (what checking the sources found).</p>\n"
+            "    <p>Each query slide shows the query with its <code>:param</code> lines; the values "
+            "name papers of <code>examples/corpus</code>, the example corpus <code>make run</code> ingests. Results are tables; the <i>picture</i> slides return "
+            "paths to see in the graph view, styled by paperkg's style sheet (<code>:style</code>).</p>\n"
+            "    <p>Labels: <code>Paper</code> (captioned title and year), <code>Claim</code>, "
+            "<code>Source</code>. The same queries run in Python "
+            '(<code>kb.query("ancestors", paper="2402.06618")</code>) and from the shell '
+            "(<code>paperkg query ancestors -p paper=2402.06618</code>).</p>",
+        )
+    ]
     for kind, lead, names, picture in QUESTIONS:
         queries = [lib.get(name) for name in names if name in lib]
-        listing = "".join(f"<li><code>{html.escape(q.name)}</code>: {html.escape(q.description)}</li>"
-                          for q in queries)
+        listing = "".join(f"<li><code>{html.escape(q.name)}</code>: {html.escape(q.description)}</li>" for q in queries)
         body = f"    <ul>{listing}</ul>"
         if picture:
             picture = statement(picture)
-            body += ("\n    <p>As a picture (graph view): set the paper, then draw its neighbourhood.</p>\n"
-                     f"    <figure>{_runnable(f':param paper => {cypher_literal(PICTURE_PAPER)};')}</figure>\n"
-                     f"    <figure>{_runnable(picture + ';')}</figure>")
+            body += (
+                "\n    <p>As a picture (graph view): set the paper, then draw its neighbourhood.</p>\n"
+                f"    <figure>{_runnable(f':param paper => {cypher_literal(PICTURE_PAPER)};')}</figure>\n"
+                f"    <figure>{_runnable(picture + ';')}</figure>"
+            )
         slides.append(_slide(kind, lead, body))
         slides += [_query_slide(kind, q) for q in queries]
     extra = [q for q in lib if q.name not in named]
     slides += [_query_slide("More queries", q) for q in extra]
     return (
         "<!DOCTYPE html>\n<!-- Generated by `python -m paperkg.browser_guide` from the query library: do not edit. -->\n"
-        "<html>\n<head>\n<meta charset=\"utf-8\">\n<title>paperkg</title>\n</head>\n<body>\n"
+        '<html>\n<head>\n<meta charset="utf-8">\n<title>paperkg</title>\n</head>\n<body>\n'
         '<article class="guide">\n<carousel class="deck container-fluid">\n'
         + "\n".join(slides)
         + "\n</carousel>\n</article>\n</body>\n</html>\n"
@@ -230,6 +251,7 @@ def guide_text() -> str:
 
 
 # -- serving from the managed server --------------------------------------------------------
+
 
 def _java_source() -> str:
     return (files() / "extension" / "Files.java").read_text(encoding="utf-8")
@@ -301,8 +323,11 @@ def _compile(javac: str, source: str, classpath: str) -> dict[str, bytes]:
         src.write_text(source, encoding="utf-8")
         out = Path(tmp) / "classes"
         with waiting("building paperkg's Neo4j Browser extension with javac (once per version)"):
-            result = subprocess.run([javac, "--release", "17", "-nowarn", "-cp", ":".join(api), "-d", str(out),
-                                     str(src)], capture_output=True, text=True)
+            result = subprocess.run(
+                [javac, "--release", "17", "-nowarn", "-cp", ":".join(api), "-d", str(out), str(src)],
+                capture_output=True,
+                text=True,
+            )
         if result.returncode != 0:
             from paperkg.server import ServerError
 
@@ -314,8 +339,7 @@ def server_config(home: Path, http_port: int, classpath: Callable[[], str]) -> l
     """neo4j.conf lines that serve the guide and style sheet and open them when Browser connects."""
     allowlist = f"browser.remote_content_hostname_whitelist=guides.neo4j.com,localhost,{HOST}"
     if build_extension(home / "plugins", classpath) is None:
-        return ["# paperkg's Browser guide is not served: no `javac` (install a JDK) to build the extension",
-                allowlist]
+        return ["# paperkg's Browser guide is not served: no `javac` (install a JDK) to build the extension", allowlist]
     return [
         # No usage-data banner over the guide (and no usage data sent from a local tool).
         "client.allow_telemetry=false",

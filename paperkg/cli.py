@@ -10,8 +10,9 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from . import __version__
 from paperkg.limits import DOCS_PER_TRANSACTION, MAX_DOCUMENT_BYTES
+
+from . import __version__
 
 # The driver, the parser and the library are imported by the commands that use them, so that
 # `paperkg --help` and usage errors answer at once.
@@ -34,16 +35,20 @@ class CommandError(Exception):
 
 # -- db ------------------------------------------------------------------------------------
 
+
 def cmd_db(args: argparse.Namespace) -> int:
     from paperkg.server import Instance
 
     instance = Instance(args.home)
     if args.action == "start":
-        started = instance.start(bolt_port=args.bolt_port, http_port=args.http_port, heap=args.heap,
-                                 pagecache=args.pagecache)
+        started = instance.start(
+            bolt_port=args.bolt_port, http_port=args.http_port, heap=args.heap, pagecache=args.pagecache
+        )
         state = "started" if started else "already running"
-        print(f"Neo4j {state}: Bolt {instance.bolt_uri}, Neo4j Browser {instance.browser_url} "
-              f"(user neo4j, password in {instance.password_file})")
+        print(
+            f"Neo4j {state}: Bolt {instance.bolt_uri}, Neo4j Browser {instance.browser_url} "
+            f"(user neo4j, password in {instance.password_file})"
+        )
         return EXIT_OK
     if args.action == "stop":
         print("Neo4j stopped" if instance.stop() else "Neo4j was not running")
@@ -56,6 +61,7 @@ def cmd_db(args: argparse.Namespace) -> int:
 
 
 # -- documents -----------------------------------------------------------------------------
+
 
 def cmd_parse(args: argparse.Namespace) -> int:
     from pydantic import TypeAdapter
@@ -87,7 +93,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
 def _describe(document) -> str:
     """The document and its reconciliation in words: each total it states beside what its own
     lists hold, and what a disagreement means."""
-    lines = [f"{document.path}: {document.kind} \"{document.title}\" (arXiv {document.arxiv_id or '-'})"]
+    lines = [f'{document.path}: {document.kind} "{document.title}" (arXiv {document.arxiv_id or "-"})']
     for item in document.reconciliation:
         note = f" ({item.note})" if item.note else ""
         if item.ok:
@@ -96,9 +102,11 @@ def _describe(document) -> str:
             lines.append(f"  DIFFERS   {item.what}: states {item.stated}, but its lists hold {item.parsed}{note}")
     differ = sum(not item.ok for item in document.reconciliation)
     if differ:
-        lines.append(f"  {differ} of the {len(document.reconciliation)} totals this {document.kind} states differ from what "
-                     f"its own lists hold. That is a fact about the {document.kind}, not an error: it is still "
-                     f"ingested, with what its lists hold, and the totals it states are kept as stated.")
+        lines.append(
+            f"  {differ} of the {len(document.reconciliation)} totals this {document.kind} states differ from what "
+            f"its own lists hold. That is a fact about the {document.kind}, not an error: it is still "
+            f"ingested, with what its lists hold, and the totals it states are kept as stated."
+        )
     return "\n".join(lines)
 
 
@@ -130,9 +138,16 @@ def _run_ingestion(args: argparse.Namespace, run: Callable, target) -> int:
     progress = not args.quiet and not args.json and sys.stderr.isatty()
     try:
         with connect() as kb:
-            report = run(kb, target, progress=progress, docs_per_transaction=args.batch,
-                         lock_wait=args.wait, max_bytes=args.max_bytes, follow_links=args.follow_links,
-                         record_changes=not args.no_changes)
+            report = run(
+                kb,
+                target,
+                progress=progress,
+                docs_per_transaction=args.batch,
+                lock_wait=args.wait,
+                max_bytes=args.max_bytes,
+                follow_links=args.follow_links,
+                record_changes=not args.no_changes,
+            )
     except (FileNotFoundError, GraphOutdated) as exc:
         raise CommandError(str(exc)) from None
     if args.json:
@@ -147,9 +162,15 @@ def _run_ingestion(args: argparse.Namespace, run: Callable, target) -> int:
 
 
 # The documents' mention counts by the names the writer gives them, in words.
-MENTIONS = {"papers": "papers", "paper_cites": "citations between papers", "claims": "claims",
-            "claim_cites": "claim citations", "checks": "checks", "sources": "sources",
-            "refers_to": "sources matched to a work"}
+MENTIONS = {
+    "papers": "papers",
+    "paper_cites": "citations between papers",
+    "claims": "claims",
+    "claim_cites": "claim citations",
+    "checks": "checks",
+    "sources": "sources",
+    "refers_to": "sources matched to a work",
+}
 
 
 def _summary(report) -> str:
@@ -157,18 +178,22 @@ def _summary(report) -> str:
     counts it), and what the documents mention (one work mentioned by two documents is one node)."""
     totals = report.totals
     retracted = f", {totals['retracted']} retracted" if totals["retracted"] else ""
-    lines = [f"{totals['seen']} documents: {totals['new']} new, {totals['changed']} changed, "
-             f"{totals['unchanged']} unchanged, {totals['rejected']} rejected{retracted}"]
+    lines = [
+        f"{totals['seen']} documents: {totals['new']} new, {totals['changed']} changed, "
+        f"{totals['unchanged']} unchanged, {totals['rejected']} rejected{retracted}"
+    ]
     change = report.graph_change
-    nodes = ", ".join(f"{count:+,} {label}" for label, count in change.get("nodes", {}).items()
-                      if label != "IngestRun")
+    nodes = ", ".join(f"{count:+,} {label}" for label, count in change.get("nodes", {}).items() if label != "IngestRun")
     relationships = ", ".join(f"{count:+,} {kind}" for kind, count in change.get("relationships", {}).items())
-    landed = "; ".join(part for part in (nodes and f"nodes {nodes}", relationships and f"relationships {relationships}")
-                       if part)
+    landed = "; ".join(
+        part for part in (nodes and f"nodes {nodes}", relationships and f"relationships {relationships}") if part
+    )
     lines.append(f"graph: {landed or 'unchanged'}")
     if report.identity["merged"] or report.identity["split"]:
-        lines.append(f"identity: {report.identity['merged']:,} nodes merged into the work they are, "
-                     f"{report.identity['split']:,} split into the works they hold (paperkg explain PAPER says why)")
+        lines.append(
+            f"identity: {report.identity['merged']:,} nodes merged into the work they are, "
+            f"{report.identity['split']:,} split into the works they hold (paperkg explain PAPER says why)"
+        )
     written = report.rows_written
     mentions = ", ".join(f"{written[name]:,} {words}" for name, words in MENTIONS.items() if written.get(name))
     if mentions:
@@ -195,8 +220,11 @@ def cmd_explain(args: argparse.Namespace) -> int:
         for shown in dict.fromkeys(path for row in mentions for path in row["shown_by"]):
             print(f"    shown by {shown}")
         for row in mentions:
-            evidence = [f"{name} {row[f'evidence_{name}']}" for name in ("arxiv_id", "doi", "title", "year")
-                        if row[f"evidence_{name}"] is not None]
+            evidence = [
+                f"{name} {row[f'evidence_{name}']}"
+                for name in ("arxiv_id", "doi", "title", "year")
+                if row[f"evidence_{name}"] is not None
+            ]
             lines = ", ".join(str(line) for line in row["lines"] or [])
             print(f"    {row['document']} line {lines}: {'; '.join(evidence) or 'no identifier'}")
     return EXIT_OK
@@ -221,14 +249,18 @@ def cmd_export(args: argparse.Namespace) -> int:
         load(Instance(), summary.directory)
         print(f"imported into the managed server in {Instance().home}")
     else:
-        print(f"to import: --load (the managed server), or for another Neo4j, stopped: "
-              f"neo4j-admin @{summary.arguments_file}, then start it and run `paperkg schema`")
+        print(
+            f"to import: --load (the managed server), or for another Neo4j, stopped: "
+            f"neo4j-admin @{summary.arguments_file}, then start it and run `paperkg schema`"
+        )
     return EXIT_FAILED if summary.rejected else EXIT_OK
 
 
 def cmd_export_rdf(args: argparse.Namespace) -> int:
     if args.admin_import or args.paths or args.load:
-        raise CommandError("--rdf exports the database's claim-support layer: give it no PATH, --admin-import or --load")
+        raise CommandError(
+            "--rdf exports the database's claim-support layer: give it no PATH, --admin-import or --load"
+        )
     if not Path(args.rdf).resolve().parent.is_dir():
         raise CommandError(f"cannot write {args.rdf}: its directory does not exist")
     from paperkg.db import connect
@@ -247,6 +279,7 @@ def cmd_export_rdf(args: argparse.Namespace) -> int:
 
 
 # -- analysis ------------------------------------------------------------------------------
+
 
 def cmd_analyze(args: argparse.Namespace) -> int:
     report = _analyze(quiet=args.json, to_stderr=False, key_routes=args.key_routes)
@@ -289,6 +322,7 @@ def cmd_main_path(args: argparse.Namespace) -> int:
 
 # -- graph maintenance ---------------------------------------------------------------------
 
+
 def cmd_schema(args: argparse.Namespace) -> int:
     from paperkg.db import connect
     from paperkg.schema import apply_schema
@@ -326,6 +360,7 @@ def cmd_reset(args: argparse.Namespace) -> int:
 
 # -- history -------------------------------------------------------------------------------
 
+
 def cmd_runs(args: argparse.Namespace) -> int:
     from .db import connect
     from .history import runs
@@ -338,12 +373,17 @@ def cmd_runs(args: argparse.Namespace) -> int:
     for run in history:
         took = f"{run['seconds']:.0f} s" if run["seconds"] is not None else "-"
         totals = run["totals"]
-        counted = (" ".join(f"{key} {totals[key]}" for key in ("new", "changed", "unchanged", "rejected", "retracted"))
-                   if totals else f"{run['change_sets']} transactions committed")
+        counted = (
+            " ".join(f"{key} {totals[key]}" for key in ("new", "changed", "unchanged", "rejected", "retracted"))
+            if totals
+            else f"{run['change_sets']} transactions committed"
+        )
         error = f" ({run['error']})" if run["error"] else ""
         exit_code = "-" if run["exit_code"] is None else run["exit_code"]
-        print(f"{run['run_id']}  {run['started_at']}  {took:>6}  exit {exit_code} {run['status']}{error}  {counted}  "
-              f"changes {run['changes']}")
+        print(
+            f"{run['run_id']}  {run['started_at']}  {took:>6}  exit {exit_code} {run['status']}{error}  {counted}  "
+            f"changes {run['changes']}"
+        )
     return EXIT_OK
 
 
@@ -388,6 +428,7 @@ def cmd_digest(args: argparse.Namespace) -> int:
 
 
 # -- queries -------------------------------------------------------------------------------
+
 
 def cmd_query(args: argparse.Namespace) -> int:
     from paperkg.db import connect
@@ -435,9 +476,11 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 # -- wiring --------------------------------------------------------------------------------
 
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="paperkg", description="A knowledge base of scholarly papers, claims and sources in Neo4j.",
+        prog="paperkg",
+        description="A knowledge base of scholarly papers, claims and sources in Neo4j.",
         epilog="example: paperkg ingest examples/corpus && paperkg query ancestors -p paper=2402.06618",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -446,13 +489,22 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def command(name: str, handler: Callable[[argparse.Namespace], int], help: str, example: str):
-        sub = commands.add_parser(name, help=help, description=help, epilog=f"example: {example}",
-                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+        sub = commands.add_parser(
+            name,
+            help=help,
+            description=help,
+            epilog=f"example: {example}",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         sub.set_defaults(handler=handler)
         return sub
 
-    db = command("db", cmd_db, "run the managed local Neo4j (start | stop | status)",
-                 "paperkg db start --bolt-port 7688 --http-port 7475")
+    db = command(
+        "db",
+        cmd_db,
+        "run the managed local Neo4j (start | stop | status)",
+        "paperkg db start --bolt-port 7688 --http-port 7475",
+    )
     db.add_argument("action", choices=["start", "stop", "status"])
     db.add_argument("--home", help="instance home (default: $PAPERKG_HOME or ~/.local/share/paperkg)")
     db.add_argument("--bolt-port", type=int, help="Bolt port on 127.0.0.1 (default 7687, or the home's last)")
@@ -460,114 +512,225 @@ def build_parser() -> argparse.ArgumentParser:
     db.add_argument("--heap", default="1g", help="JVM heap size (default 1g)")
     db.add_argument("--pagecache", default="512m", help="page cache size (default 512m)")
 
-    parse = command("parse", cmd_parse, "parse documents and print the models and their reconciliation",
-                    "paperkg parse examples/corpus/page_2311.11873.txt")
+    parse = command(
+        "parse",
+        cmd_parse,
+        "parse documents and print the models and their reconciliation",
+        "paperkg parse examples/corpus/page_2311.11873.txt",
+    )
     parse.add_argument("files", nargs="*", metavar="FILE")
     parse.add_argument("--json", action="store_true", help="print the parsed models as JSON")
     parse.add_argument("--schema", action="store_true", help="print the JSON schema of the models")
 
-    ingest = command("ingest", cmd_ingest, "ingest files and directories into the graph",
-                     "paperkg ingest examples/corpus --json")
+    ingest = command(
+        "ingest", cmd_ingest, "ingest files and directories into the graph", "paperkg ingest examples/corpus --json"
+    )
     ingest.add_argument("paths", nargs="+", metavar="PATH")
-    sync = command("sync", cmd_sync, "the periodic job: ingest a directory, retract documents whose files "
-                   "are gone; exit 0 ok, 1 a document rejected, 2 no connection, 75 another run holds the lock",
-                   "paperkg sync examples/corpus --json --wait 600")
+    sync = command(
+        "sync",
+        cmd_sync,
+        "the periodic job: ingest a directory, retract documents whose files "
+        "are gone; exit 0 ok, 1 a document rejected, 2 no connection, 75 another run holds the lock",
+        "paperkg sync examples/corpus --json --wait 600",
+    )
     sync.add_argument("directory", metavar="DIR")
     for sub in (ingest, sync):
         sub.add_argument("--json", action="store_true", help="print a JSON report, one entry per document")
         sub.add_argument("--quiet", action="store_true", help="no progress bar and no summary line")
-        sub.add_argument("--batch", type=int, default=DOCS_PER_TRANSACTION,
-                         help=f"documents per transaction (default {DOCS_PER_TRANSACTION})")
-        sub.add_argument("--wait", type=float, default=0, metavar="SECONDS",
-                         help="wait this long for another ingestion to finish (default: exit 75 at once)")
-        sub.add_argument("--max-bytes", type=int, default=MAX_DOCUMENT_BYTES, metavar="N",
-                         help=f"reject documents larger than this (default {MAX_DOCUMENT_BYTES:,})")
-        sub.add_argument("--follow-links", action="store_true",
-                         help="read links to files outside the directory (default: rejected, never read)")
-        sub.add_argument("--no-changes", action="store_true",
-                         help="do not store the run's change set (`paperkg changes` will not show this run)")
+        sub.add_argument(
+            "--batch",
+            type=int,
+            default=DOCS_PER_TRANSACTION,
+            help=f"documents per transaction (default {DOCS_PER_TRANSACTION})",
+        )
+        sub.add_argument(
+            "--wait",
+            type=float,
+            default=0,
+            metavar="SECONDS",
+            help="wait this long for another ingestion to finish (default: exit 75 at once)",
+        )
+        sub.add_argument(
+            "--max-bytes",
+            type=int,
+            default=MAX_DOCUMENT_BYTES,
+            metavar="N",
+            help=f"reject documents larger than this (default {MAX_DOCUMENT_BYTES:,})",
+        )
+        sub.add_argument(
+            "--follow-links",
+            action="store_true",
+            help="read links to files outside the directory (default: rejected, never read)",
+        )
+        sub.add_argument(
+            "--no-changes",
+            action="store_true",
+            help="do not store the run's change set (`paperkg changes` will not show this run)",
+        )
 
-    runs = command("runs", cmd_runs, "the run history, newest first: when, how long, totals, exit status",
-                   "paperkg runs --limit 10")
+    runs = command(
+        "runs",
+        cmd_runs,
+        "the run history, newest first: when, how long, totals, exit status",
+        "paperkg runs --limit 10",
+    )
     runs.add_argument("--limit", type=int, default=50, help="the most runs to list (default 50)")
     runs.add_argument("--json", action="store_true", help="print JSON")
-    changes = command("changes", cmd_changes, "what the runs changed: works, citations, claim statuses, verdicts, "
-                      "merges (net of changes that cancelled)", "paperkg changes --since 7d --paper 2402.06618")
-    changes.add_argument("--since", metavar="RUN|DATE|7d",
-                         help="changes after this run, since this date (UTC) or this long ago (12h, 7d, 2w)")
+    changes = command(
+        "changes",
+        cmd_changes,
+        "what the runs changed: works, citations, claim statuses, verdicts, merges (net of changes that cancelled)",
+        "paperkg changes --since 7d --paper 2402.06618",
+    )
+    changes.add_argument(
+        "--since",
+        metavar="RUN|DATE|7d",
+        help="changes after this run, since this date (UTC) or this long ago (12h, 7d, 2w)",
+    )
     changes.add_argument("--run", metavar="RUN", help="only this run's changes (a run id or a prefix of one)")
     changes.add_argument("--paper", help="only changes concerning this paper (arXiv id, DOI or paper_id)")
     changes.add_argument("--json", action="store_true", help="print JSON")
-    digest = command("digest", cmd_digest, "what a researcher reads on Monday: new works citing the watched "
-                     "papers, new unsupported claims, flipped verdicts, merges", "paperkg digest --since 7d "
-                     "--watch 2402.06618 --format html --out digest.html")
+    digest = command(
+        "digest",
+        cmd_digest,
+        "what a researcher reads on Monday: new works citing the watched "
+        "papers, new unsupported claims, flipped verdicts, merges",
+        "paperkg digest --since 7d --watch 2402.06618 --format html --out digest.html",
+    )
     digest.add_argument("--since", required=True, metavar="RUN|DATE|7d", help="the period: as for `changes`")
-    digest.add_argument("--watch", action="append", default=[], metavar="PAPER",
-                        help="a paper to follow (repeatable; default: the whole corpus)")
-    digest.add_argument("--format", choices=["md", "html"], default="md", help="Markdown or a self-contained "
-                        "HTML page (default md)")
+    digest.add_argument(
+        "--watch",
+        action="append",
+        default=[],
+        metavar="PAPER",
+        help="a paper to follow (repeatable; default: the whole corpus)",
+    )
+    digest.add_argument(
+        "--format", choices=["md", "html"], default="md", help="Markdown or a self-contained HTML page (default md)"
+    )
     digest.add_argument("--out", metavar="FILE", help="write to this file (default: standard output)")
 
-    sync.add_argument("--analyze", action="store_true",
-                      help="then run `paperkg analyze` (influence, clusters, main path) on the graph")
-    analyze = command("analyze", cmd_analyze, "compute PageRank, co-citation and coupling clusters and the main "
-                      "path of the citation graph and write them to the papers (needs paperkg[analysis])",
-                      "paperkg analyze; paperkg query top_papers")
-    analyze.add_argument("--key-routes", type=int, default=None, metavar="K",
-                         help="top-SPC edges the key-route main path starts from (default 10)")
+    sync.add_argument(
+        "--analyze",
+        action="store_true",
+        help="then run `paperkg analyze` (influence, clusters, main path) on the graph",
+    )
+    analyze = command(
+        "analyze",
+        cmd_analyze,
+        "compute PageRank, co-citation and coupling clusters and the main "
+        "path of the citation graph and write them to the papers (needs paperkg[analysis])",
+        "paperkg analyze; paperkg query top_papers",
+    )
+    analyze.add_argument(
+        "--key-routes",
+        type=int,
+        default=None,
+        metavar="K",
+        help="top-SPC edges the key-route main path starts from (default 10)",
+    )
     analyze.add_argument("--json", action="store_true", help="print the run's figures as JSON")
-    main_path = command("main-path", cmd_main_path, "the main path (search path count) of the citation graph, or "
-                        "of one paper's lineage, in order (needs paperkg[analysis])",
-                        "paperkg main-path --paper 2402.06618 --depth 3 --kind key_route")
+    main_path = command(
+        "main-path",
+        cmd_main_path,
+        "the main path (search path count) of the citation graph, or "
+        "of one paper's lineage, in order (needs paperkg[analysis])",
+        "paperkg main-path --paper 2402.06618 --depth 3 --kind key_route",
+    )
     main_path.add_argument("--paper", help="only this paper's lineage (arXiv id, DOI or paper_id)")
     main_path.add_argument("--depth", type=int, default=3, help="citation steps of the lineage (default 3)")
-    main_path.add_argument("--kind", choices=["global", "key_route"], default="global",
-                           help="the global main path or the key-route main path (default global)")
-    main_path.add_argument("--key-routes", type=int, default=10, metavar="K",
-                           help="top-SPC edges the key-route main path starts from (default 10)")
-    main_path.add_argument("--format", choices=["table", "json", "csv"], default="table",
-                           help="output format (default table)")
+    main_path.add_argument(
+        "--kind",
+        choices=["global", "key_route"],
+        default="global",
+        help="the global main path or the key-route main path (default global)",
+    )
+    main_path.add_argument(
+        "--key-routes",
+        type=int,
+        default=10,
+        metavar="K",
+        help="top-SPC edges the key-route main path starts from (default 10)",
+    )
+    main_path.add_argument(
+        "--format", choices=["table", "json", "csv"], default="table", help="output format (default table)"
+    )
 
-    explain = command("explain", cmd_explain, "why a work is one node: its identifiers, each mention with its "
-                      "document and lines, and the rule that joined it", "paperkg explain 2402.06618")
+    explain = command(
+        "explain",
+        cmd_explain,
+        "why a work is one node: its identifiers, each mention with its "
+        "document and lines, and the rule that joined it",
+        "paperkg explain 2402.06618",
+    )
     explain.add_argument("paper", help="the paper (arXiv id, DOI or paper_id)")
 
-    export = command("export", cmd_export, "write a corpus's graph as CSV files for neo4j-admin's offline import "
-                     "(a very large first load; replaces the database), or the database's claim-support "
-                     "layer as CiTO RDF (--rdf, needs paperkg[rdf])",
-                     "paperkg export --admin-import /tmp/import examples/corpus --load; paperkg export --rdf claims.ttl")
+    export = command(
+        "export",
+        cmd_export,
+        "write a corpus's graph as CSV files for neo4j-admin's offline import "
+        "(a very large first load; replaces the database), or the database's claim-support "
+        "layer as CiTO RDF (--rdf, needs paperkg[rdf])",
+        "paperkg export --admin-import /tmp/import examples/corpus --load; paperkg export --rdf claims.ttl",
+    )
     export.add_argument("paths", nargs="*", metavar="PATH", help="with --admin-import: files and directories")
     export.add_argument("--admin-import", metavar="DIR", help="directory for the CSV files")
-    export.add_argument("--rdf", metavar="FILE", help="write the claim-support layer as Turtle (cito:cites, "
-                        "cito:citesAsEvidence, cito:supports)")
-    export.add_argument("--load", action="store_true",
-                        help="then replace the managed server's database with them (stops and restarts it)")
-    export.add_argument("--max-bytes", type=int, default=MAX_DOCUMENT_BYTES, metavar="N",
-                        help=f"reject documents larger than this (default {MAX_DOCUMENT_BYTES:,})")
+    export.add_argument(
+        "--rdf",
+        metavar="FILE",
+        help="write the claim-support layer as Turtle (cito:cites, cito:citesAsEvidence, cito:supports)",
+    )
+    export.add_argument(
+        "--load",
+        action="store_true",
+        help="then replace the managed server's database with them (stops and restarts it)",
+    )
+    export.add_argument(
+        "--max-bytes",
+        type=int,
+        default=MAX_DOCUMENT_BYTES,
+        metavar="N",
+        help=f"reject documents larger than this (default {MAX_DOCUMENT_BYTES:,})",
+    )
 
     command("schema", cmd_schema, "create the constraints and indexes (idempotent)", "paperkg schema")
-    stats = command("stats", cmd_stats, "count nodes per label and relationships per type",
-                    "paperkg stats --json")
+    stats = command("stats", cmd_stats, "count nodes per label and relationships per type", "paperkg stats --json")
     stats.add_argument("--json", action="store_true", help="print JSON")
     reset = command("reset", cmd_reset, "delete every node and relationship", "paperkg reset --yes")
     reset.add_argument("--yes", action="store_true", help="confirm")
-    query = command("query", cmd_query, "run a library query by name (--list shows them all)",
-                    "paperkg query ancestors -p paper=2402.06618 -p depth=3 --format json")
+    query = command(
+        "query",
+        cmd_query,
+        "run a library query by name (--list shows them all)",
+        "paperkg query ancestors -p paper=2402.06618 -p depth=3 --format json",
+    )
     query.add_argument("name", nargs="?", metavar="NAME", help="the query to run")
-    query.add_argument("-p", "--param", action="append", default=[], metavar="KEY=VALUE",
-                       help="a parameter (repeatable); a paper as arXiv id, DOI or paper_id")
-    query.add_argument("--format", choices=["table", "json", "csv"], default="table",
-                       help="output format (default table)")
+    query.add_argument(
+        "-p",
+        "--param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a parameter (repeatable); a paper as arXiv id, DOI or paper_id",
+    )
+    query.add_argument(
+        "--format", choices=["table", "json", "csv"], default="table", help="output format (default table)"
+    )
     query.add_argument("--list", action="store_true", help="list the queries with their parameters")
-    show = command("show", cmd_show, "draw a library query's subgraph as an interactive HTML graph "
-                   "(needs paperkg[viz])",
-                   "paperkg show unsupported_claims -p paper=2405.01127 --html claims.html")
+    show = command(
+        "show",
+        cmd_show,
+        "draw a library query's subgraph as an interactive HTML graph (needs paperkg[viz])",
+        "paperkg show unsupported_claims -p paper=2405.01127 --html claims.html",
+    )
     show.add_argument("name", metavar="NAME", help="the library query whose rows to draw")
-    show.add_argument("-p", "--param", action="append", default=[], metavar="KEY=VALUE",
-                      help="a query parameter (repeatable)")
+    show.add_argument(
+        "-p", "--param", action="append", default=[], metavar="KEY=VALUE", help="a query parameter (repeatable)"
+    )
     show.add_argument("--html", required=True, metavar="FILE", help="the HTML file to write")
-    completion = command("completion", cmd_completion, "print a shell completion script",
-                         'eval "$(paperkg completion bash)"')
+    completion = command(
+        "completion", cmd_completion, "print a shell completion script", 'eval "$(paperkg completion bash)"'
+    )
     completion.add_argument("shell", choices=["bash"])
     return parser
 
@@ -675,8 +838,12 @@ def cmd_completion(args: argparse.Namespace) -> int:
     cases = []
     for name, sub in subcommands.choices.items():
         words = [option for action in sub._actions for option in action.option_strings]
-        words += [choice for action in sub._actions if not action.option_strings and action.choices
-                  for choice in action.choices]
+        words += [
+            choice
+            for action in sub._actions
+            if not action.option_strings and action.choices
+            for choice in action.choices
+        ]
         cases.append(f'        {name}) COMPREPLY=($(compgen -W "{" ".join(words)}" -f -- "$cur")); return;;')
     print(BASH_COMPLETION.format(commands=" ".join(subcommands.choices), cases="\n".join(cases)), end="")
     return EXIT_OK

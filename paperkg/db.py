@@ -50,8 +50,13 @@ class Settings:
         return f"Settings(uri={self.uri!r}, user={self.auth[0]!r}, database={self.database!r})"
 
     @classmethod
-    def resolve(cls, uri: str | None = None, auth: tuple[str, str] | None = None,
-                database: str | None = None, home: str | None = None) -> "Settings":
+    def resolve(
+        cls,
+        uri: str | None = None,
+        auth: tuple[str, str] | None = None,
+        database: str | None = None,
+        home: str | None = None,
+    ) -> Settings:
         uri = uri or os.environ.get("NEO4J_URI")
         database = database or os.environ.get("NEO4J_DATABASE") or None
         if uri:
@@ -62,8 +67,11 @@ class Settings:
             return cls(uri=uri, auth=auth, database=database)
         instance = Instance(home)
         if auth is None and os.environ.get("NEO4J_PASSWORD"):
-            log.warning("NEO4J_PASSWORD is set but NEO4J_URI is not: using the managed Neo4j in %s "
-                        "with its own password (set NEO4J_URI to use another server)", instance.home)
+            log.warning(
+                "NEO4J_PASSWORD is set but NEO4J_URI is not: using the managed Neo4j in %s "
+                "with its own password (set NEO4J_URI to use another server)",
+                instance.home,
+            )
         return cls(uri=instance.bolt_uri, auth=auth or ("neo4j", ""), database=database, managed=instance)
 
 
@@ -73,8 +81,9 @@ def _refuse_credentials_in(uri: str) -> None:
     rest = uri.partition("://")[2]
     if "@" in rest:  # anywhere: a password may hold an unescaped `/`
         host = rest.rpartition("@")[2].partition("/")[0]
-        raise ConnectionFailed(f"the Neo4j URI must not carry credentials (…@{host}): "
-                               "set NEO4J_USERNAME and NEO4J_PASSWORD instead")
+        raise ConnectionFailed(
+            f"the Neo4j URI must not carry credentials (…@{host}): set NEO4J_USERNAME and NEO4J_PASSWORD instead"
+        )
 
 
 def _check_scheme(uri: str) -> None:
@@ -83,8 +92,10 @@ def _check_scheme(uri: str) -> None:
         return
     address = (rest if separator else uri).rpartition("@")[2]  # never the credentials
     shown, problem = (f"{scheme}://{address}", f"scheme {scheme}://") if separator else (address, "no scheme")
-    raise ConnectionFailed(f"paperkg cannot use the Neo4j URI {shown} ({problem}): give one with "
-                           f"{', '.join(name + '://' for name in SCHEMES)}, e.g. bolt://127.0.0.1:7687")
+    raise ConnectionFailed(
+        f"paperkg cannot use the Neo4j URI {shown} ({problem}): give one with "
+        f"{', '.join(name + '://' for name in SCHEMES)}, e.g. bolt://127.0.0.1:7687"
+    )
 
 
 def open_driver(settings: Settings, start: bool = True) -> Driver:
@@ -93,34 +104,42 @@ def open_driver(settings: Settings, start: bool = True) -> Driver:
         instance = settings.managed
         if not instance.is_running():
             if not start:
-                raise ConnectionFailed(f"the managed Neo4j in {instance.home} is not running: "
-                                       "run `paperkg db start`")
-            note(f"the managed Neo4j in {instance.home} is not running (NEO4J_URI is unset): starting it; "
-                 "`paperkg db stop` stops it")
+                raise ConnectionFailed(f"the managed Neo4j in {instance.home} is not running: run `paperkg db start`")
+            note(
+                f"the managed Neo4j in {instance.home} is not running (NEO4J_URI is unset): starting it; "
+                "`paperkg db stop` stops it"
+            )
             try:
                 instance.start()
             except ServerError as exc:
                 raise ConnectionFailed(str(exc)) from None
-        settings = Settings(uri=instance.bolt_uri, auth=instance.auth(), database=settings.database,
-                            managed=instance)
+        settings = Settings(uri=instance.bolt_uri, auth=instance.auth(), database=settings.database, managed=instance)
     # Notifications (such as "label does not exist" on an empty graph) are advice for
     # query authors; the library is tested, so users never see them.
-    driver = GraphDatabase.driver(settings.uri, auth=settings.auth, notifications_min_severity="OFF",
-                                  connection_timeout=CONNECTION_TIMEOUT,
-                                  connection_acquisition_timeout=ACQUISITION_TIMEOUT,
-                                  max_transaction_retry_time=RETRY_TIME)
+    driver = GraphDatabase.driver(
+        settings.uri,
+        auth=settings.auth,
+        notifications_min_severity="OFF",
+        connection_timeout=CONNECTION_TIMEOUT,
+        connection_acquisition_timeout=ACQUISITION_TIMEOUT,
+        max_transaction_retry_time=RETRY_TIME,
+    )
     try:
         driver.verify_connectivity()
     except AuthError:
         driver.close()
-        raise ConnectionFailed(f"Neo4j at {settings.uri} refused the credentials of user "
-                               f"{settings.auth[0]!r} (check NEO4J_USERNAME / NEO4J_PASSWORD)") from None
+        raise ConnectionFailed(
+            f"Neo4j at {settings.uri} refused the credentials of user "
+            f"{settings.auth[0]!r} (check NEO4J_USERNAME / NEO4J_PASSWORD)"
+        ) from None
     except ClientError as exc:
         driver.close()
         if exc.code != "Neo.ClientError.Security.AuthenticationRateLimit":
             raise
-        raise ConnectionFailed(f"Neo4j at {settings.uri} refuses logins of user {settings.auth[0]!r} for a few "
-                               "seconds after too many wrong passwords; check NEO4J_PASSWORD and retry") from None
+        raise ConnectionFailed(
+            f"Neo4j at {settings.uri} refuses logins of user {settings.auth[0]!r} for a few "
+            "seconds after too many wrong passwords; check NEO4J_PASSWORD and retry"
+        ) from None
     except (ServiceUnavailable, OSError, ValueError) as exc:
         driver.close()
         raise ConnectionFailed(f"cannot reach Neo4j at {settings.uri}: {first_line(exc)}") from None
@@ -144,7 +163,7 @@ class KnowledgeBase:
         self.database = database
         self.settings = settings
 
-    def __enter__(self) -> "KnowledgeBase":
+    def __enter__(self) -> KnowledgeBase:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -161,8 +180,9 @@ class KnowledgeBase:
         (`session.execute_write`, which retries on transient errors). It shares the bookmarks of
         `execute_query`, so on a cluster a read routed to a reader after a write waits until
         that reader has the write (causal consistency), whichever API made either."""
-        return self.driver.session(database=self.database,
-                                   bookmark_manager=self.driver.execute_query_bookmark_manager, **config)
+        return self.driver.session(
+            database=self.database, bookmark_manager=self.driver.execute_query_bookmark_manager, **config
+        )
 
     def query(self, name: str, /, **params: Any) -> Result:
         """Run the library query `name` (see `paperkg query --list`); rows as dicts, `.to_df()`."""
@@ -179,14 +199,20 @@ class KnowledgeBase:
         (ReadOnlyViolation, before the statement runs; see paperkg.readonly)."""
         check_read_only(self.driver, self.database, statement, parameters)
         records, _, _ = self.driver.execute_query(
-            statement, parameters, database_=self.database, routing_=RoutingControl.READ,
+            statement,
+            parameters,
+            database_=self.database,
+            routing_=RoutingControl.READ,
         )
         return [record.data() for record in records]
 
     def execute(self, statement: str, **parameters: Any) -> list[dict[str, Any]]:
         """Run Cypher with write access (schema, maintenance); rows as dicts."""
         records, _, _ = self.driver.execute_query(
-            statement, parameters, database_=self.database, routing_=RoutingControl.WRITE,
+            statement,
+            parameters,
+            database_=self.database,
+            routing_=RoutingControl.WRITE,
         )
         return [record.data() for record in records]
 
@@ -203,8 +229,13 @@ class KnowledgeBase:
             session.run(statement("reset")).consume()
 
 
-def connect(uri: str | None = None, auth: tuple[str, str] | None = None, database: str | None = None,
-            home: str | None = None, start: bool = True) -> KnowledgeBase:
+def connect(
+    uri: str | None = None,
+    auth: tuple[str, str] | None = None,
+    database: str | None = None,
+    home: str | None = None,
+    start: bool = True,
+) -> KnowledgeBase:
     """Connect to the configured Neo4j (or the managed local one, started when needed)."""
     settings = Settings.resolve(uri=uri, auth=auth, database=database, home=home)
     return KnowledgeBase(open_driver(settings, start=start), settings.database, settings)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from .db import KnowledgeBase
@@ -39,14 +39,25 @@ def runs(kb: KnowledgeBase, limit: int = 1000) -> list[dict[str, Any]]:
         run = row["run"] or {}
         started, ended = run.get("started_at") or row["started"], run.get("ended_at")
         status = run.get("status") or ("ok" if run and not run.get("rejected") else "rejected" if run else None)
-        found.append({
-            "run_id": row["run_id"], "started_at": started, "ended_at": ended,
-            "seconds": _seconds(started, ended),
-            "status": status or "did not finish", "exit_code": EXIT_CODES.get(status),
-            "totals": {key: run.get(key, 0) for key in ("seen", "new", "changed", "unchanged", "rejected", "retracted")}
-            if run else None,
-            "error": run.get("error"), "change_sets": row["change_sets"], "changes": row["changes"],
-            "last_commit": row["last_commit"]})
+        found.append(
+            {
+                "run_id": row["run_id"],
+                "started_at": started,
+                "ended_at": ended,
+                "seconds": _seconds(started, ended),
+                "status": status or "did not finish",
+                "exit_code": EXIT_CODES.get(status),
+                "totals": {
+                    key: run.get(key, 0) for key in ("seen", "new", "changed", "unchanged", "rejected", "retracted")
+                }
+                if run
+                else None,
+                "error": run.get("error"),
+                "change_sets": row["change_sets"],
+                "changes": row["changes"],
+                "last_commit": row["last_commit"],
+            }
+        )
     return found
 
 
@@ -76,7 +87,7 @@ def window(kb: KnowledgeBase, since: str | None, now: datetime | None = None) ->
     text = since.strip()
     relative = RELATIVE.fullmatch(text)
     if relative:
-        moment = (now or datetime.now(timezone.utc)) - timedelta(**{UNITS[relative["unit"]]: int(relative["count"])})
+        moment = (now or datetime.now(UTC)) - timedelta(**{UNITS[relative["unit"]]: int(relative["count"])})
         return {"since": moment.isoformat(timespec="seconds"), "after_run": None}
     moment = _moment(text)
     if moment is not None:
@@ -93,11 +104,17 @@ def _moment(text: str) -> datetime | None:
         except ValueError:
             return None
         moment = datetime(day.year, day.month, day.day)
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def changes(kb: KnowledgeBase, *, since: str | None = None, run: str | None = None, paper: str | None = None,
-            now: datetime | None = None) -> list[dict[str, Any]]:
+def changes(
+    kb: KnowledgeBase,
+    *,
+    since: str | None = None,
+    run: str | None = None,
+    paper: str | None = None,
+    now: datetime | None = None,
+) -> list[dict[str, Any]]:
     """The net changes since a point (or of one run), per paper when asked."""
     params = window(kb, since, now)
     if run is not None:
@@ -120,12 +137,18 @@ def describe(row: dict[str, Any]) -> str:
     entity, what, key = row["entity"], row["what"], row["key"]
     detail = f" — {row['detail']}" if row["detail"] else ""
     if entity == "claim":
-        states = {"added": f"added ({row['after']})", "removed": f"removed (was {row['before']})",
-                  "changed": f"{row['before']} → {row['after']}"}
+        states = {
+            "added": f"added ({row['after']})",
+            "removed": f"removed (was {row['before']})",
+            "changed": f"{row['before']} → {row['after']}",
+        }
         return f"claim {states[what]}: {row['detail'] or key} [{row['paper'] or '-'}]"
     if entity == "check":
-        states = {"added": f"added ({row['after']})", "removed": f"removed (was {row['before']})",
-                  "flipped": f"flipped {row['before']} → {row['after']}"}
+        states = {
+            "added": f"added ({row['after']})",
+            "removed": f"removed (was {row['before']})",
+            "flipped": f"flipped {row['before']} → {row['after']}",
+        }
         claim_id, _, _ = key.partition(" | ")
         return f"check {states[what]}: {row['detail'] or key} for claim {claim_id} [{row['paper'] or '-'}]"
     if entity == "merge":
@@ -133,8 +156,11 @@ def describe(row: dict[str, Any]) -> str:
             return f"merged: {key} into {row['after']}{detail}"
         return f"split: {key} from {row['before']}{detail}"
     if entity == "source":
-        moved = {"matched": f"matched to {row['after']}", "unmatched": f"no longer matched to {row['before']}",
-                 "rematched": f"{row['before']} → {row['after']}"}
+        moved = {
+            "matched": f"matched to {row['after']}",
+            "unmatched": f"no longer matched to {row['before']}",
+            "rematched": f"{row['before']} → {row['after']}",
+        }
         return f"source {row['detail'] or key} {moved[what]}"
     if entity == "cites":
         return f"citation {what}: {key}"
@@ -142,6 +168,7 @@ def describe(row: dict[str, Any]) -> str:
 
 
 # -- the digest --------------------------------------------------------------------------------
+
 
 @dataclass
 class Section:
@@ -165,12 +192,16 @@ class Digest:
         return "\n".join(lines)
 
     def html(self) -> str:
-        parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-                 f"<title>{html.escape(self.heading)}</title>",
-                 "<style>body{font:16px/1.5 system-ui,sans-serif;max-width:48em;margin:2em auto;padding:0 1em;"
-                 "color:#222}h1{font-size:1.5em}h2{font-size:1.15em;margin-top:1.6em;border-bottom:1px solid #ddd}"
-                 "p.empty{color:#777;font-style:italic}</style></head><body>",
-                 f"<h1>{html.escape(self.heading)}</h1>", f"<p>{html.escape(self.scope)}</p>"]
+        parts = [
+            "<!DOCTYPE html>",
+            '<html lang="en"><head><meta charset="utf-8">',
+            f"<title>{html.escape(self.heading)}</title>",
+            "<style>body{font:16px/1.5 system-ui,sans-serif;max-width:48em;margin:2em auto;padding:0 1em;"
+            "color:#222}h1{font-size:1.5em}h2{font-size:1.15em;margin-top:1.6em;border-bottom:1px solid #ddd}"
+            "p.empty{color:#777;font-style:italic}</style></head><body>",
+            f"<h1>{html.escape(self.heading)}</h1>",
+            f"<p>{html.escape(self.scope)}</p>",
+        ]
         for section in self.sections:
             parts.append(f"<h2>{html.escape(section.title)}</h2>")
             if section.items:
@@ -194,8 +225,12 @@ def digest(kb: KnowledgeBase, *, since: str, watch: list[str] = (), now: datetim
             raise HistoryError(str(exc)) from None
     claims = [row for row in rows if row["entity"] == "claim" and row["after"] in ATTENTION]
     named = {row[name] for row in rows for name in ("paper", "other") if row[name]} | set(watched)
-    (context,) = kb.cypher(statement("digest_context"), watched=sorted(watched), claim_ids=[r["key"] for r in claims],
-                           paper_ids=sorted(named))
+    (context,) = kb.cypher(
+        statement("digest_context"),
+        watched=sorted(watched),
+        claim_ids=[r["key"] for r in claims],
+        paper_ids=sorted(named),
+    )
     titles = {paper_id: (title, year) for paper_id, title, year in context["titles"]}
     followed = set(watched) | set(context["lineage"])
     claim_works = {claim_id: set(works) for claim_id, works in context["claim_works"]}
@@ -208,8 +243,9 @@ def digest(kb: KnowledgeBase, *, since: str, watch: list[str] = (), now: datetim
 
     added = {row["key"] for row in rows if row["entity"] == "work" and row["what"] == "added"}
     if watched:
-        citing = Section("New works citing the watched papers or the works they build on",
-                         "No new work cites them in this period.")
+        citing = Section(
+            "New works citing the watched papers or the works they build on", "No new work cites them in this period."
+        )
         by_citing: dict[str, list[str]] = {}
         for row in rows:
             if row["entity"] == "cites" and row["what"] == "added" and row["other"] in followed:
@@ -220,29 +256,37 @@ def digest(kb: KnowledgeBase, *, since: str, watch: list[str] = (), now: datetim
     else:
         citing = Section("New works", "No new work in this period.")
         citing.items = [work(row["key"]) for row in rows if row["entity"] == "work" and row["what"] == "added"]
-    attention = Section("New unsupported and unverifiable claims" + (" citing them" if watched else ""),
-                        "No claim became unsupported or unverifiable in this period.")
+    attention = Section(
+        "New unsupported and unverifiable claims" + (" citing them" if watched else ""),
+        "No claim became unsupported or unverifiable in this period.",
+    )
     for row in claims:
         if watched and not claim_works.get(row["key"], set()) & followed:
             continue
         was = "new claim" if row["before"] is None else f"was {row['before']}"
-        attention.items.append(f"{row['after']} ({was}): \"{row['detail']}\" — made by {work(row['paper'])}")
+        attention.items.append(f'{row["after"]} ({was}): "{row["detail"]}" — made by {work(row["paper"])}')
     flipped = Section("Flipped verdicts", "No verdict flipped in this period.")
     for row in rows:
         if row["entity"] == "check" and row["what"] == "flipped":
             if watched and not {row["paper"], row["other"]} & followed:
                 continue
             claim_id, _, _ = row["key"].partition(" | ")
-            flipped.items.append(f"{row['before']} → {row['after']}: source {row['detail']} on claim {claim_id} of "
-                                 f"{work(row['paper'])}" + (f", which refers to {work(row['other'])}" if row["other"]
-                                                            else ""))
+            flipped.items.append(
+                f"{row['before']} → {row['after']}: source {row['detail']} on claim {claim_id} of "
+                f"{work(row['paper'])}" + (f", which refers to {work(row['other'])}" if row["other"] else "")
+            )
     merges = Section("Merges and splits", "No work was merged or split in this period.")
     for row in rows:
         if row["entity"] == "merge":
-            into = f"merged into {work(row['after'])}" if row["what"] == "merged" else f"split from {work(row['before'])}"
+            into = (
+                f"merged into {work(row['after'])}" if row["what"] == "merged" else f"split from {work(row['before'])}"
+            )
             merges.items.append(f"{row['key']} {into}" + (f" — {row['detail']}" if row["detail"] else ""))
     params = window(kb, since, now)
     point = f"since {params['since']}" if params["since"] else f"since run {params['after_run']}"
-    scope = (f"Watching {', '.join(work(p) for p in watched)}." if watched else "The whole corpus.")
-    return Digest(f"paperkg digest: what changed {point}", f"{scope} {len(rows)} net changes in this period.",
-                  [citing, attention, flipped, merges])
+    scope = f"Watching {', '.join(work(p) for p in watched)}." if watched else "The whole corpus."
+    return Digest(
+        f"paperkg digest: what changed {point}",
+        f"{scope} {len(rows)} net changes in this period.",
+        [citing, attention, flipped, merges],
+    )

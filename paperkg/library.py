@@ -60,7 +60,7 @@ class UnknownPaper(QueryError):
 
 
 REQUIRED = inspect.Parameter.empty  # a parameter without a default must be given
-INTEGER_RANGE = (-2**63, 2**63 - 1)  # Neo4j's integers are 64-bit
+INTEGER_RANGE = (-(2**63), 2**63 - 1)  # Neo4j's integers are 64-bit
 # A spreadsheet runs a cell that starts with one of these as a formula (`=HYPERLINK(…)`).
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 PYTHON_TYPES: dict[str, type] = {"string": str, "integer": int, "float": float, "boolean": bool, "paper": str}
@@ -80,6 +80,7 @@ BODY_PARAMETER = re.compile(r"\$(\w+)")
 
 
 # -- parameters --------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Param:
@@ -144,8 +145,9 @@ class Param:
         if self.type == "string" and self.required and not value.strip():
             raise QueryError(f"{where} must not be empty")
         if self.type == "integer" and not INTEGER_RANGE[0] <= value <= INTEGER_RANGE[1]:
-            raise QueryError(f"{where} must be a 64-bit integer ({INTEGER_RANGE[0]}..{INTEGER_RANGE[1]}), "
-                             f"got {_short(value)}")
+            raise QueryError(
+                f"{where} must be a 64-bit integer ({INTEGER_RANGE[0]}..{INTEGER_RANGE[1]}), got {_short(value)}"
+            )
         if self.choices and value not in self.choices:
             raise QueryError(f"{where} must be one of {', '.join(self.choices)}; got {_short(value)}")
         if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
@@ -164,8 +166,9 @@ class Param:
             else:
                 value = text
         except (ValueError, KeyError):
-            raise QueryError(f"{query}: parameter '{self.name}' must be {_article(self.type)} {self.type}, "
-                             f"got {_short(text)}") from None
+            raise QueryError(
+                f"{query}: parameter '{self.name}' must be {_article(self.type)} {self.type}, got {_short(text)}"
+            ) from None
         return self.check(value, query)
 
 
@@ -176,6 +179,7 @@ class Column:
 
 
 # -- queries -----------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Query:
@@ -226,18 +230,21 @@ class Query:
         return values
 
     def signature(self) -> inspect.Signature:
-        params = [inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, default=p.default, annotation=p.annotation)
-                  for p in self.params]
+        params = [
+            inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, default=p.default, annotation=p.annotation)
+            for p in self.params
+        ]
         return inspect.Signature(params, return_annotation=Result)
 
     def help(self) -> str:
         """The header as documentation: description, parameters and columns."""
         lines = [textwrap.fill(self.description, 88), "", "Parameters:"]
-        lines += [textwrap.fill(p.describe(), 88, initial_indent="  ", subsequent_indent="      ")
-                  for p in self.params]
+        lines += [textwrap.fill(p.describe(), 88, initial_indent="  ", subsequent_indent="      ") for p in self.params]
         lines += ["", "Columns:"]
-        lines += [textwrap.fill(f"{c.name}: {c.meaning}", 88, initial_indent="  ", subsequent_indent="      ")
-                  for c in self.columns]
+        lines += [
+            textwrap.fill(f"{c.name}: {c.meaning}", 88, initial_indent="  ", subsequent_indent="      ")
+            for c in self.columns
+        ]
         lines += ["", "Returns a Result: a list of row dicts (.to_df() gives a pandas DataFrame)."]
         return "\n".join(lines)
 
@@ -267,7 +274,7 @@ def parse_query(file: str, source: str) -> Query:
         if not line or line == BROWSER_HEADING:
             continue
         if match := PARAM_LINE.fullmatch(line):
-            param = _param(match, name, lambda problem: fail(index, problem))
+            param = _param(match, name, lambda problem, index=index: fail(index, problem))
             if param.name in params:
                 raise fail(index, f"parameter '{param.name}' is declared twice")
             params[param.name] = param
@@ -311,7 +318,9 @@ def _param(match: re.Match[str], query: str, fail: Callable[[str], LibraryError]
     number = int if kind == "integer" else float
     try:
         param = Param(
-            name=match["name"], type=kind, meaning=match["meaning"],
+            name=match["name"],
+            type=kind,
+            meaning=match["meaning"],
             minimum=number(match["low"]) if match["low"] else None,
             maximum=number(match["high"]) if match["high"] else None,
             choices=tuple(match["choices"].split("|")) if match["choices"] else (),
@@ -359,7 +368,7 @@ def _short(value: Any) -> str:
 
 
 def _cut(text: str, limit: int = 80) -> str:
-    return text if len(text) <= limit else f"{text[:limit - 1]}… ({len(text):,} characters)"
+    return text if len(text) <= limit else f"{text[: limit - 1]}… ({len(text):,} characters)"
 
 
 def _article(word: str) -> str:
@@ -375,7 +384,9 @@ def _without_comments(cypher: str) -> str:
 ARXIV_ID = r"\d{4}\.\d{4,5}|[a-z][a-z-]*(?:\.[a-z]{2})?/\d{7}"
 ARXIV_FORMS = re.compile(
     rf"(?:arxiv:\s*|(?:https?://)?(?:www\.|export\.)?arxiv\.org/(?:abs|pdf|html)/)?(?P<id>{ARXIV_ID})"
-    r"(?:v\d+)?(?:\.pdf)?/?", re.IGNORECASE)
+    r"(?:v\d+)?(?:\.pdf)?/?",
+    re.IGNORECASE,
+)
 DOI_FORMS = re.compile(r"(?:doi:\s*|(?:https?://)?(?:dx\.)?doi\.org/)?(?P<doi>10\.\d{4,9}/\S+)", re.IGNORECASE)
 ARXIV_DOI = re.compile(rf"10\.48550/arxiv\.(?P<id>{ARXIV_ID})(?:v\d+)?", re.IGNORECASE)
 
@@ -395,6 +406,7 @@ def paper_keys(text: str) -> dict[str, str | None]:
 
 
 # -- results -----------------------------------------------------------------------------
+
 
 class Result(list):
     """A query's rows as dicts, in the query's order; `columns` names them even when there are none."""
@@ -429,25 +441,34 @@ class Result(list):
         MAX_CELL_LINES lines, the last cut with `…`. An untitled work shows its identifier."""
         width = width or shutil.get_terminal_size((100, 24)).columns
         cells = [[_cell(_titled(row, column)) for column in self.columns] for row in self]
-        numeric = [any(_is_number(row[c]) for row in self) and all(_is_number(row[c]) or row[c] is None for row in self)
-                   for c in self.columns]
+        numeric = [
+            any(_is_number(row[c]) for row in self) and all(_is_number(row[c]) or row[c] is None for row in self)
+            for c in self.columns
+        ]
         natural = [max([len(column)] + [len(row[i]) for row in cells]) for i, column in enumerate(self.columns)]
         # Prose narrows first, to no less than its longest word (within MIN_TEXT_WIDTH..MAX_WORD_WIDTH);
         # identifiers (cells without spaces) only when prose alone cannot make room.
         prose = [any(" " in row[i] for row in cells) for i in range(len(self.columns))]
-        longest_word = [max([len(word) for row in cells for word in row[i].split()], default=0)
-                        for i in range(len(self.columns))]
-        narrowest = [len(column) if num else min(n, max(len(column), MIN_TEXT_WIDTH, min(word, MAX_WORD_WIDTH)))
-                     for column, num, n, word in zip(self.columns, numeric, natural, longest_word)]
-        widths = _fit(_fit(natural, [m if p else n for m, p, n in zip(narrowest, prose, natural)], width),
-                      narrowest, width)
+        longest_word = [
+            max([len(word) for row in cells for word in row[i].split()], default=0) for i in range(len(self.columns))
+        ]
+        narrowest = [
+            len(column) if num else min(n, max(len(column), MIN_TEXT_WIDTH, min(word, MAX_WORD_WIDTH)))
+            for column, num, n, word in zip(self.columns, numeric, natural, longest_word)
+        ]
+        widths = _fit(
+            _fit(natural, [m if p else n for m, p, n in zip(narrowest, prose, natural)], width), narrowest, width
+        )
 
         def lines(texts: Sequence[str]) -> list[str]:
             wrapped = [_wrap(text, w) for text, w in zip(texts, widths)]
-            return ["  ".join((part[i] if i < len(part) else "").rjust(w) if num else
-                              (part[i] if i < len(part) else "").ljust(w)
-                              for part, w, num in zip(wrapped, widths, numeric)).rstrip()
-                    for i in range(max(map(len, wrapped), default=1))]
+            return [
+                "  ".join(
+                    (part[i] if i < len(part) else "").rjust(w) if num else (part[i] if i < len(part) else "").ljust(w)
+                    for part, w, num in zip(wrapped, widths, numeric)
+                ).rstrip()
+                for i in range(max(map(len, wrapped), default=1))
+            ]
 
         body = [lines(row) for row in cells]
         spaced = any(len(row) > 1 for row in body)  # rows of several lines are told apart by a blank one
@@ -555,6 +576,7 @@ def _is_number(value: Any) -> bool:
 
 # -- the library -------------------------------------------------------------------------
 
+
 class Library:
     """The public queries by name, plus the internal paper resolver."""
 
@@ -604,16 +626,19 @@ class Library:
         rows = self._execute(kb, self._internal[RESOLVER], keys)
         if not rows:
             tried = ["paper_id"] + [f"{kind} {keys[kind]}" for kind in ("arxiv_id", "doi") if keys[kind]]
-            raise UnknownPaper(f"no paper matches {_short(text.strip())} (looked up as {_cut(', '.join(tried))}); "
-                               "give an arXiv id, a DOI or a paper_id of an ingested paper")
+            raise UnknownPaper(
+                f"no paper matches {_short(text.strip())} (looked up as {_cut(', '.join(tried))}); "
+                "give an arXiv id, a DOI or a paper_id of an ingested paper"
+            )
         return rows[0]["paper_id"]
 
     def _execute(self, kb: Any, query: Query, values: Mapping[str, Any]) -> Result:
-        records, _, keys = kb.driver.execute_query(query.text, values, database_=kb.database,
-                                                   routing_=RoutingControl.READ)
+        records, _, keys = kb.driver.execute_query(
+            query.text, values, database_=kb.database, routing_=RoutingControl.READ
+        )
         return Result([_plain(record.data()) for record in records], keys)
 
-    def functions(self, kb: Any) -> "Queries":
+    def functions(self, kb: Any) -> Queries:
         """The queries as functions that run on `kb`."""
         return Queries(self, kb)
 
@@ -622,8 +647,9 @@ class Library:
         blocks = []
         for query in self:
             lines = [query.name, textwrap.fill(query.description, 88, initial_indent="  ", subsequent_indent="  ")]
-            lines += [textwrap.fill(p.usage(), 88, initial_indent="    ", subsequent_indent="        ")
-                      for p in query.params]
+            lines += [
+                textwrap.fill(p.usage(), 88, initial_indent="    ", subsequent_indent="        ") for p in query.params
+            ]
             blocks.append("\n".join(lines))
         return "\n\n".join(blocks)
 

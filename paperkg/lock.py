@@ -37,10 +37,14 @@ class IngestLock:
         self.wait = wait
         self.stale_after = stale_after
         self.owner = str(uuid.uuid4())
-        self.holder = {"owner": self.owner, "host": socket.gethostname(), "pid": os.getpid(),
-                       "process_start": process_start(os.getpid())}
+        self.holder = {
+            "owner": self.owner,
+            "host": socket.gethostname(),
+            "pid": os.getpid(),
+            "process_start": process_start(os.getpid()),
+        }
 
-    def __enter__(self) -> "IngestLock":
+    def __enter__(self) -> IngestLock:
         self.acquire()
         return self
 
@@ -57,16 +61,20 @@ class IngestLock:
     def acquire(self) -> None:
         deadline = time.monotonic() + self.wait
         while True:
-            (held,) = self.kb.execute(statement("lock_acquire"), name=LOCK_NAME, holder=self.holder,
-                                      stale_after=self.stale_after)
+            (held,) = self.kb.execute(
+                statement("lock_acquire"), name=LOCK_NAME, holder=self.holder, stale_after=self.stale_after
+            )
             if held["owner"] == self.owner:
                 return
             if self._is_stale(held) and self.kb.execute(
-                    statement("lock_take_over"), name=LOCK_NAME, stale_owner=held["owner"], holder=self.holder):
+                statement("lock_take_over"), name=LOCK_NAME, stale_owner=held["owner"], holder=self.holder
+            ):
                 return
             if time.monotonic() >= deadline:
-                raise LockHeld(f"another ingestion holds the lock (host {held['host']}, pid {held['pid']}, "
-                               f"since {held['acquired_at']}); retry later or pass --wait SECONDS")
+                raise LockHeld(
+                    f"another ingestion holds the lock (host {held['host']}, pid {held['pid']}, "
+                    f"since {held['acquired_at']}); retry later or pass --wait SECONDS"
+                )
             time.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
 
     def heartbeat(self) -> None:
@@ -85,4 +93,3 @@ class IngestLock:
         if not (pid and process_alive(pid)):
             return True
         return held["process_start"] is not None and process_start(pid) != held["process_start"]
-

@@ -34,7 +34,6 @@ DCTERMS = "http://purl.org/dc/terms/"
 PAPERKG = "urn:paperkg:vocab:"
 
 
-
 def _rdflib():
     try:
         import rdflib

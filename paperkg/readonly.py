@@ -15,13 +15,23 @@ from typing import Any
 
 from neo4j import Driver, RoutingControl
 
-ALLOWED_PROCEDURES = frozenset({
-    "db.labels", "db.relationshipTypes", "db.propertyKeys",
-    "db.schema.visualization", "db.schema.nodeTypeProperties", "db.schema.relTypeProperties",
-    "db.index.fulltext.queryNodes", "db.index.fulltext.queryRelationships",
-    "db.index.vector.queryNodes", "db.index.vector.queryRelationships",
-    "db.info", "db.ping", "dbms.components",
-})
+ALLOWED_PROCEDURES = frozenset(
+    {
+        "db.labels",
+        "db.relationshipTypes",
+        "db.propertyKeys",
+        "db.schema.visualization",
+        "db.schema.nodeTypeProperties",
+        "db.schema.relTypeProperties",
+        "db.index.fulltext.queryNodes",
+        "db.index.fulltext.queryRelationships",
+        "db.index.vector.queryNodes",
+        "db.index.vector.queryRelationships",
+        "db.info",
+        "db.ping",
+        "dbms.components",
+    }
+)
 # Plan operators of statements that act on the server rather than read the graph.
 REFUSED_OPERATORS = {
     "AdministrationCommand": "administration commands",
@@ -47,8 +57,10 @@ def check_read_only(driver: Driver, database: str | None, statement: str, parame
             match = _PROCEDURE.match(details or "")
             name = match[1] if match else "an unnamed procedure"
             if name not in ALLOWED_PROCEDURES:
-                raise ReadOnlyViolation(f"kb.cypher() only reads the graph and refuses procedure {name} "
-                                        "(allowed: paperkg.readonly.ALLOWED_PROCEDURES)")
+                raise ReadOnlyViolation(
+                    f"kb.cypher() only reads the graph and refuses procedure {name} "
+                    "(allowed: paperkg.readonly.ALLOWED_PROCEDURES)"
+                )
 
 
 def _operators(plan: Mapping[str, Any]) -> Iterator[tuple[str, str | None]]:

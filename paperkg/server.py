@@ -26,8 +26,9 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from . import browser_guide
 from paperkg.progress import waiting
+
+from . import browser_guide
 
 NEO4J_VERSION = "5.26.16"
 DEFAULT_BOLT_PORT = 7687
@@ -100,8 +101,7 @@ class Instance:
             return Ports(bolt=int(state["bolt_port"]), http=int(state["http_port"]))
         except (ValueError, KeyError, TypeError) as exc:
             raise ServerError(
-                f"{self.state_file} is corrupt ({exc.__class__.__name__}); "
-                "remove it and run `paperkg db start` again"
+                f"{self.state_file} is corrupt ({exc.__class__.__name__}); remove it and run `paperkg db start` again"
             ) from None
 
     @property
@@ -116,9 +116,7 @@ class Instance:
         try:
             return self.password_file.read_text().strip()
         except FileNotFoundError:
-            raise ServerError(
-                f"no password in {self.home}: start the server once with `paperkg db start`"
-            ) from None
+            raise ServerError(f"no password in {self.home}: start the server once with `paperkg db start`") from None
 
     def auth(self) -> tuple[str, str]:
         return ("neo4j", self.password())
@@ -172,12 +170,26 @@ class Instance:
         self._prepare_home(ports, pagecache)
         # plugins/* as in Neo4j's own launcher: unmanaged extensions load from the classpath.
         classpath = self.classpath() + os.pathsep + str(self.home / "plugins" / "*")
-        command = [java, f"-Xms{heap}", f"-Xmx{heap}", *JVM_OPENS, "-cp", classpath, ENTRY_POINT,
-                   f"--home-dir={self.home}", f"--config-dir={self.home / 'conf'}"]
+        command = [
+            java,
+            f"-Xms{heap}",
+            f"-Xmx{heap}",
+            *JVM_OPENS,
+            "-cp",
+            classpath,
+            ENTRY_POINT,
+            f"--home-dir={self.home}",
+            f"--config-dir={self.home / 'conf'}",
+        ]
         with open(self.console_log, "ab") as console:
             process = subprocess.Popen(
-                command, cwd=self.home, stdin=subprocess.DEVNULL, stdout=console,
-                stderr=subprocess.STDOUT, start_new_session=True, umask=SERVER_UMASK,
+                command,
+                cwd=self.home,
+                stdin=subprocess.DEVNULL,
+                stdout=console,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                umask=SERVER_UMASK,
             )
         self.pid_file.write_text(f"{process.pid}\n")
         try:
@@ -211,8 +223,10 @@ class Instance:
         for sub in HOME_SUBDIRECTORIES:
             (self.home / sub).mkdir(parents=True, exist_ok=True)
         self._restrict_home()
-        self.state_file.write_text(json.dumps({"bolt_port": ports.bolt, "http_port": ports.http,
-                                               "neo4j_version": NEO4J_VERSION}, indent=2) + "\n")
+        self.state_file.write_text(
+            json.dumps({"bolt_port": ports.bolt, "http_port": ports.http, "neo4j_version": NEO4J_VERSION}, indent=2)
+            + "\n"
+        )
         directories = {name: self.home / name for name in ("data", "logs", "run", "import", "plugins")}
         lines = [
             "# Written by paperkg at every start; edit paperkg/server.py instead.",
@@ -272,13 +286,16 @@ class Instance:
         mvn = shutil.which("mvn")
         if mvn is None:
             raise ServerError("Maven (`mvn`) is not on PATH: install Maven 3 (apt-get install maven)")
-        with (resources.as_file(resources.files("paperkg") / "neo4j" / "pom.xml") as pom,
-              waiting(f"resolving Neo4j {NEO4J_VERSION}'s jars with Maven (the first time downloads "
-                      "about 150 MB into ~/.m2)")):
+        with (
+            resources.as_file(resources.files("paperkg") / "neo4j" / "pom.xml") as pom,
+            waiting(
+                f"resolving Neo4j {NEO4J_VERSION}'s jars with Maven (the first time downloads about 150 MB into ~/.m2)"
+            ),
+        ):
             result = subprocess.run(
-                [mvn, "-B", "-q", "-f", str(pom), "dependency:build-classpath",
-                 f"-Dmdep.outputFile={cached}"],
-                capture_output=True, text=True,
+                [mvn, "-B", "-q", "-f", str(pom), "dependency:build-classpath", f"-Dmdep.outputFile={cached}"],
+                capture_output=True,
+                text=True,
             )
         if result.returncode != 0 or not cached.exists():
             tail = "\n".join((result.stdout + result.stderr).strip().splitlines()[-15:])
@@ -290,13 +307,11 @@ class Instance:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if process is not None and process.poll() is not None:
-                raise ServerError(f"Neo4j exited with code {process.returncode} during start.\n"
-                                  + self.log_tail())
+                raise ServerError(f"Neo4j exited with code {process.returncode} during start.\n" + self.log_tail())
             if _bolt_answers(port):
                 return
             time.sleep(0.3)
-        raise ServerError(f"Neo4j did not answer on Bolt port {port} within {timeout:.0f} s.\n"
-                          + self.log_tail())
+        raise ServerError(f"Neo4j did not answer on Bolt port {port} within {timeout:.0f} s.\n" + self.log_tail())
 
     def _ensure_password(self) -> None:
         """Replace the initial password with the generated one (first start only)."""
@@ -315,13 +330,18 @@ class Instance:
             except ServiceUnavailable:
                 # Bolt's port opens a moment before the databases are available.
                 if time.monotonic() > deadline:
-                    raise ServerError("Neo4j accepted connections but never became available.\n"
-                                      + self.log_tail()) from None
+                    raise ServerError(
+                        "Neo4j accepted connections but never became available.\n" + self.log_tail()
+                    ) from None
                 time.sleep(0.5)
         try:
             with GraphDatabase.driver(self.bolt_uri, auth=("neo4j", INITIAL_PASSWORD)) as driver:
-                driver.execute_query("ALTER CURRENT USER SET PASSWORD FROM $old TO $new",
-                                     old=INITIAL_PASSWORD, new=password, database_="system")
+                driver.execute_query(
+                    "ALTER CURRENT USER SET PASSWORD FROM $old TO $new",
+                    old=INITIAL_PASSWORD,
+                    new=password,
+                    database_="system",
+                )
         except AuthError:
             raise ServerError(
                 f"the password in {self.password_file} does not open the database in {self.home}; "
@@ -348,8 +368,10 @@ def require_java() -> str:
     if major == 1 and match and match.group(2):  # "1.8" style
         major = int(match.group(2))
     if major not in (17, 21):
-        raise ServerError(f"Neo4j {NEO4J_VERSION} needs Java 17 or 21, but `java` is version {major or 'unknown'}: "
-                          "install a JDK 17 (apt-get install openjdk-17-jdk-headless) or put it first on PATH")
+        raise ServerError(
+            f"Neo4j {NEO4J_VERSION} needs Java 17 or 21, but `java` is version {major or 'unknown'}: "
+            "install a JDK 17 (apt-get install openjdk-17-jdk-headless) or put it first on PATH"
+        )
     return java
 
 
@@ -389,8 +411,9 @@ def process_alive(pid: int) -> bool:
     # A JVM whose main thread has ended also shows state Z while its other threads still
     # run its shutdown hooks, so only a zombie with no threads left counts as gone.
     try:
-        status = dict(line.split(":\t", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
-                      if ":\t" in line)
+        status = dict(
+            line.split(":\t", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":\t" in line
+        )
     except FileNotFoundError:
         return False
     return not (status.get("State", "").startswith("Z") and status.get("Threads", "1").strip() in ("0", "1"))

@@ -38,8 +38,12 @@ MAX_NODES = 1500
 
 PAPER_COLOUR, ANCHOR_COLOUR = "#4C8EDA", "#1F4E8C"
 STATUS_COLOURS = {
-    "supported": "#3FA34D", "checked_unlisted": "#9CCC65", "unsupported": "#E0533A",
-    "unverifiable": "#F0A030", "uncited": "#9E9E9E", "sources_missing": "#7E57C2",
+    "supported": "#3FA34D",
+    "checked_unlisted": "#9CCC65",
+    "unsupported": "#E0533A",
+    "unverifiable": "#F0A030",
+    "uncited": "#9E9E9E",
+    "sources_missing": "#7E57C2",
 }
 SOURCE_COLOURS = {"checked": "#8E3B8A", "matched": "#C990C0", "unmatched": "#E4CCE2"}
 VERDICT_COLOURS = {"supported": "#3FA34D", "not_supported": "#E0533A"}
@@ -88,14 +92,23 @@ def subgraph(kb, name: str, /, **params: Any) -> Subgraph:
     lib = library()
     query = lib.get(name)
     rows = lib.run(kb, name, **params)
-    anchors = [lib.resolve_paper(kb, params[p.name]) for p in query.params
-               if p.type == "paper" and params.get(p.name) is not None]
+    anchors = [
+        lib.resolve_paper(kb, params[p.name])
+        for p in query.params
+        if p.type == "paper" and params.get(p.name) is not None
+    ]
     papers, claims, pairs = _ids(rows)
     mode = PAIR_LINKS.get(name)
     if mode:
         pairs += [(anchor, paper) for anchor in anchors for paper in papers if paper != anchor]
-        linked = [row["id"] for row in kb.cypher(statement(f"show_{mode}"), pairs=[list(p) for p in pairs],
-                                                  per_pair=LINKS_PER_PAIR)] if pairs else []
+        linked = (
+            [
+                row["id"]
+                for row in kb.cypher(statement(f"show_{mode}"), pairs=[list(p) for p in pairs], per_pair=LINKS_PER_PAIR)
+            ]
+            if pairs
+            else []
+        )
         if mode == "claims_citing_both":
             claims += [c for c in linked if c not in claims]
         else:
@@ -106,8 +119,9 @@ def subgraph(kb, name: str, /, **params: Any) -> Subgraph:
         _add_claims(kb, graph, claims)
     # Citations among the papers, except in a picture of claims: there the claims' sources
     # and the works they refer to say more than the paper citing each of those works.
-    _add_papers(kb, graph, paper_ids + [n for n, node in graph.nodes.items() if node["label"] == "Paper"],
-                citations=not claims)
+    _add_papers(
+        kb, graph, paper_ids + [n for n, node in graph.nodes.items() if node["label"] == "Paper"], citations=not claims
+    )
     if not graph.nodes:
         raise ShowError(f"{name} returned no papers or claims to draw (try other parameters)")
     if len(graph.nodes) > MAX_NODES:
@@ -130,14 +144,23 @@ def _add_claims(kb, graph: Subgraph, ids: list[str]) -> None:
         graph.nodes.setdefault(row["paper"], {"label": "Paper", "id": row["paper"]})
         graph.relationships.append({"type": "MAKES", "source": row["paper"], "target": row["id"]})
     for row in kb.cypher(statement("show_claim_sources"), ids=ids):
-        source = graph.nodes.setdefault(row["id"], {"label": "Source", "id": row["id"], "key": row["key"],
-                                                    "matched": row["matched"], "checked": False})
+        source = graph.nodes.setdefault(
+            row["id"],
+            {"label": "Source", "id": row["id"], "key": row["key"], "matched": row["matched"], "checked": False},
+        )
         if row["cites"]:
             graph.relationships.append({"type": "CITES", "source": row["claim"], "target": row["id"]})
         if row["verdict"]:
             source["checked"] = True
-            graph.relationships.append({"type": "CHECKED_AGAINST", "source": row["claim"], "target": row["id"],
-                                        "verdict": row["verdict"], "confidence": row["confidence"]})
+            graph.relationships.append(
+                {
+                    "type": "CHECKED_AGAINST",
+                    "source": row["claim"],
+                    "target": row["id"],
+                    "verdict": row["verdict"],
+                    "confidence": row["confidence"],
+                }
+            )
         if row["supports"]:
             graph.relationships.append({"type": "SUPPORTS", "source": row["id"], "target": row["claim"]})
         if row["work"]:
@@ -177,8 +200,11 @@ def short_title(title: str) -> str:
 def caption(node: dict[str, Any]) -> str:
     """The caption a node is drawn with: short title (year), a claim's first words, a source's key."""
     if node["label"] == "Paper":
-        title = short_title(node["title"]) if node.get("title") else _clip(
-            node.get("arxiv_id") or node.get("doi") or node["id"])
+        title = (
+            short_title(node["title"])
+            if node.get("title")
+            else _clip(node.get("arxiv_id") or node.get("doi") or node["id"])
+        )
         return f"{title} ({node['year']})" if node.get("year") else title
     if node["label"] == "Claim":
         return _clip(node.get("text") or node["id"], 2 * CAPTION_CHARS)
@@ -212,27 +238,53 @@ def visualization(graph: Subgraph):
     relationships = []
     for index, rel in enumerate(graph.relationships):
         colour = VERDICT_COLOURS[rel["verdict"]] if rel["type"] == "CHECKED_AGAINST" else REL_COLOURS[rel["type"]]
-        relationships.append(Relationship(
-            id=f"r{index}", source=rel["source"], target=rel["target"], color=colour,
-            caption=rel.get("verdict") or rel["type"], width=3 if rel["type"] == "SUPPORTS" else 1,
-            properties={key: value for key, value in rel.items() if value is not None}))
+        relationships.append(
+            Relationship(
+                id=f"r{index}",
+                source=rel["source"],
+                target=rel["target"],
+                color=colour,
+                caption=rel.get("verdict") or rel["type"],
+                width=3 if rel["type"] == "SUPPORTS" else 1,
+                properties={key: value for key, value in rel.items() if value is not None},
+            )
+        )
     picture = VisualizationGraph(nodes=nodes, relationships=relationships)
     # The legend names what this picture shows, nothing else.
-    shown = {(node["label"], node.get("anchor"), node.get("status"),
-              source_state(node) if node["label"] == "Source" else None) for node in graph.nodes.values()}
+    shown = {
+        (
+            node["label"],
+            node.get("anchor"),
+            node.get("status"),
+            source_state(node) if node["label"] == "Source" else None,
+        )
+        for node in graph.nodes.values()
+    }
     legend: dict[str, str] = {}
     if any(label == "Paper" and not anchor for label, anchor, _, _ in shown):
         legend["paper"] = PAPER_COLOUR
     if any(label == "Paper" and anchor for label, anchor, _, _ in shown):
         legend["paper asked about"] = ANCHOR_COLOUR
-    legend.update({f"claim: {status}": colour for status, colour in STATUS_COLOURS.items()
-                   if ("Claim", None, status, None) in shown})
-    legend.update({f"source: {state}": colour for state, colour in SOURCE_COLOURS.items()
-                   if ("Source", None, None, state) in shown})
-    kinds = {rel.get("verdict") and f"checked: {rel['verdict']}" or rel["type"] for rel in graph.relationships}
-    rel_legend = {kind: colour for kind, colour in
-                  [*REL_COLOURS.items(), *((f"checked: {v}", c) for v, c in VERDICT_COLOURS.items())]
-                  if kind in kinds}
+    legend.update(
+        {
+            f"claim: {status}": colour
+            for status, colour in STATUS_COLOURS.items()
+            if ("Claim", None, status, None) in shown
+        }
+    )
+    legend.update(
+        {
+            f"source: {state}": colour
+            for state, colour in SOURCE_COLOURS.items()
+            if ("Source", None, None, state) in shown
+        }
+    )
+    kinds = {(rel.get("verdict") and f"checked: {rel['verdict']}") or rel["type"] for rel in graph.relationships}
+    rel_legend = {
+        kind: colour
+        for kind, colour in [*REL_COLOURS.items(), *((f"checked: {v}", c) for v, c in VERDICT_COLOURS.items())]
+        if kind in kinds
+    }
     picture.set_legend(nodes=legend, relationships=rel_legend)
     return picture
 
@@ -245,8 +297,10 @@ class Picture:
         self.graph = visualization(graph)  # the neo4j-viz VisualizationGraph, to restyle at will
 
     def __repr__(self) -> str:
-        return (f"<Picture of {self.subgraph.query}: {len(self.subgraph.nodes)} nodes, "
-                f"{len(self.subgraph.relationships)} relationships>")
+        return (
+            f"<Picture of {self.subgraph.query}: {len(self.subgraph.nodes)} nodes, "
+            f"{len(self.subgraph.relationships)} relationships>"
+        )
 
     def render(self, height: str = "600px"):
         """An IPython HTML object (what a notebook displays)."""

@@ -21,13 +21,23 @@ RETURN papers, cites, claims, checks, sources
 
 def graph_state(kb) -> dict[str, dict]:
     (row,) = kb.cypher(EVERYTHING)
-    statuses = kb.cypher(statement("change_state"), paper_ids=[], cites=[], claim_ids=row["claims"], checks=[],
-                         source_ids=[], around=[], doc_ids=[])[0]["claims"]
-    return {"work": {paper_id: "present" for paper_id, _ in row["papers"]},
-            "cites": {f"{a} -> {b}": "present" for a, b in row["cites"]},
-            "claim": {claim_id: status for claim_id, status, _, _ in statuses},
-            "check": {f"{claim} | {source}": verdict for claim, source, verdict in row["checks"]},
-            "source": {source_id: paper_id for source_id, paper_id in row["sources"]}}
+    statuses = kb.cypher(
+        statement("change_state"),
+        paper_ids=[],
+        cites=[],
+        claim_ids=row["claims"],
+        checks=[],
+        source_ids=[],
+        around=[],
+        doc_ids=[],
+    )[0]["claims"]
+    return {
+        "work": {paper_id: "present" for paper_id, _ in row["papers"]},
+        "cites": {f"{a} -> {b}": "present" for a, b in row["cites"]},
+        "claim": {claim_id: status for claim_id, status, _, _ in statuses},
+        "check": {f"{claim} | {source}": verdict for claim, source, verdict in row["checks"]},
+        "source": dict(row["sources"]),
+    }
 
 
 def differences(before: dict[str, dict], after: dict[str, dict]) -> set[tuple]:

@@ -7,11 +7,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import seeds
 
 from paperkg.db import KnowledgeBase, connect
 from paperkg.schema import apply_schema
 from paperkg.server import Instance
+
+import seeds
 
 NEO4J_ENV = ("NEO4J_URI", "NEO4J_USERNAME", "NEO4J_PASSWORD", "NEO4J_DATABASE")
 

@@ -27,12 +27,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graph_dump import named
-
-from paperkg.ingest.graph.admin_import import export_admin_import, finish_import, import_into
 from paperkg.db import KnowledgeBase, connect
+from paperkg.ingest.graph.admin_import import export_admin_import, finish_import, import_into
 from paperkg.ingest.run import DOCS_PER_TRANSACTION, discover, ingest_paths, sync_directory
 from paperkg.server import Instance
+
+from graph_dump import named
 
 BATCH_SIZES = (1, 7, DOCS_PER_TRANSACTION)
 ORDERS = 5
@@ -118,10 +118,15 @@ class Outcome:
             return head
         lines = [head, f"        nodes: {self.nodes.counts()}; relationships: {self.relationships.counts()}"]
         for what, found in (("node", self.nodes), ("relationship", self.relationships)):
-            lines += [f"          {kind} {what}: {_element(item)}" for kind in ("missing", "extra", "duplicated")
-                      for item in getattr(found, kind)[:EXAMPLES]]
-            lines += [f"          changed {what}: {_element(name)}: {_changes(mine, yours)}"
-                      for name, mine, yours in found.changed[:EXAMPLES]]
+            lines += [
+                f"          {kind} {what}: {_element(item)}"
+                for kind in ("missing", "extra", "duplicated")
+                for item in getattr(found, kind)[:EXAMPLES]
+            ]
+            lines += [
+                f"          changed {what}: {_element(name)}: {_changes(mine, yours)}"
+                for name, mine, yours in found.changed[:EXAMPLES]
+            ]
         return "\n".join(lines)
 
 
@@ -172,8 +177,9 @@ def imported_graph(export: Path, home: Path) -> Graph:
         instance.stop()
 
 
-def differential_check(kb: KnowledgeBase, corpus: Path, work: Path, *, seed: int, full: bool = False,
-                       log: Callable[[str], None] = print) -> list[Outcome]:
+def differential_check(
+    kb: KnowledgeBase, corpus: Path, work: Path, *, seed: int, full: bool = False, log: Callable[[str], None] = print
+) -> list[Outcome]:
     """Build the graph of `corpus` every way above and compare each with the reference.
 
     `work` (empty or missing) holds copies of the corpus, the export and the admin import's home.
@@ -193,9 +199,12 @@ def differential_check(kb: KnowledgeBase, corpus: Path, work: Path, *, seed: int
         return graph_of(kb), time.perf_counter() - started
 
     def compare(variant: str, reference: Graph, graph: Graph, seconds: float) -> None:
-        outcome = Outcome(variant, seconds,
-                          difference(reference.nodes, graph.nodes, key=lambda node: node[0]),
-                          difference(reference.relationships, graph.relationships, key=lambda rel: rel[:3]))
+        outcome = Outcome(
+            variant,
+            seconds,
+            difference(reference.nodes, graph.nodes, key=lambda node: node[0]),
+            difference(reference.relationships, graph.relationships, key=lambda rel: rel[:3]),
+        )
         outcomes.append(outcome)
         log(outcome.describe())
 
@@ -209,20 +218,28 @@ def differential_check(kb: KnowledgeBase, corpus: Path, work: Path, *, seed: int
     for order in range(1, ORDERS + 1):
         shuffled = rng.sample(files, len(files))
         for size in BATCH_SIZES if full else BATCH_SIZES[-1:]:
-            variant(f"ingest shuffled order {order}, batch {size}", reference,
-                    lambda: ingest_paths(kb, shuffled, docs_per_transaction=size))
+            variant(
+                f"ingest shuffled order {order}, batch {size}",
+                reference,
+                lambda: ingest_paths(kb, shuffled, docs_per_transaction=size),
+            )
     variant("sync DIR", reference, lambda: sync_directory(kb, corpus))
 
     started = time.perf_counter()
     export_admin_import([corpus], work / "export")
-    compare("admin import (export, neo4j-admin)", reference, imported_graph(work / "export", work / "imported"),
-            time.perf_counter() - started)
+    compare(
+        "admin import (export, neo4j-admin)",
+        reference,
+        imported_graph(work / "export", work / "imported"),
+        time.perf_counter() - started,
+    )
 
     elsewhere = work / "elsewhere"
     shutil.copytree(corpus, elsewhere)
     variant("ingest a copy at another path", reference, lambda: ingest_paths(kb, [elsewhere]))
-    variant("sync DIR, then sync the copy", reference,
-            lambda: (sync_directory(kb, corpus), sync_directory(kb, elsewhere)))
+    variant(
+        "sync DIR, then sync the copy", reference, lambda: (sync_directory(kb, corpus), sync_directory(kb, elsewhere))
+    )
 
     retracted = set(rng.sample(files, max(1, round(len(files) * RETRACTED))))
     kept = [path for path in files if path not in retracted]
@@ -237,8 +254,9 @@ def differential_check(kb: KnowledgeBase, corpus: Path, work: Path, *, seed: int
         shutil.move(path, away)
     try:
         sync_directory(kb, corpus)
-        compare(f"history: sync, delete {len(retracted):,} files, sync", rest, graph_of(kb),
-                time.perf_counter() - started)
+        compare(
+            f"history: sync, delete {len(retracted):,} files, sync", rest, graph_of(kb), time.perf_counter() - started
+        )
     finally:
         for path, away in held.items():
             shutil.move(away, path)

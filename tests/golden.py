@@ -60,14 +60,20 @@ def _papers(kb) -> list[tuple[str, str]]:
     with the longest word of its title (for the text searches)."""
     spread = kb.cypher("MATCH (p:Paper) RETURN p.paper_id AS id ORDER BY id")
     step = max(1, len(spread) // PAPERS_PER_QUERY)
-    claiming = kb.cypher("MATCH (p:Paper)-[:MAKES]->() RETURN DISTINCT p.paper_id AS id ORDER BY id LIMIT $n",
-                         n=PAPERS_PER_QUERY)
-    cited = kb.cypher("MATCH (p:Paper)<-[c:CITES]-() WITH p, count(c) AS n RETURN p.paper_id AS id "
-                      "ORDER BY n DESC, id LIMIT 4")
+    claiming = kb.cypher(
+        "MATCH (p:Paper)-[:MAKES]->() RETURN DISTINCT p.paper_id AS id ORDER BY id LIMIT $n", n=PAPERS_PER_QUERY
+    )
+    cited = kb.cypher(
+        "MATCH (p:Paper)<-[c:CITES]-() WITH p, count(c) AS n RETURN p.paper_id AS id ORDER BY n DESC, id LIMIT 4"
+    )
     chosen = sorted({row["id"] for row in spread[::step] + claiming + cited})
-    titles = {row["id"]: row["title"] for row in kb.cypher(
-        "MATCH (p:Paper) WHERE p.paper_id IN $ids RETURN p.paper_id AS id, coalesce(p.title, '') AS title",
-        ids=chosen)}
+    titles = {
+        row["id"]: row["title"]
+        for row in kb.cypher(
+            "MATCH (p:Paper) WHERE p.paper_id IN $ids RETURN p.paper_id AS id, coalesce(p.title, '') AS title",
+            ids=chosen,
+        )
+    }
     return [(paper, max(titles[paper].split() or [paper], key=len)) for paper in chosen]
 
 
@@ -105,7 +111,9 @@ def answer_sections(kb, corpus: Path) -> dict[str, str]:
                 rows = [{"unknown": str(error)}]
             answers.append((sorted(call.items()), [sorted(row.items()) for row in rows]))
         rows_total = sum(len(rows) for _, rows in answers)
-        sections[f"query {query.name}"] = f"{rows_total} rows in {len(answers)} calls {_digest(answers, str(corpus.resolve()))}"
+        sections[f"query {query.name}"] = (
+            f"{rows_total} rows in {len(answers)} calls {_digest(answers, str(corpus.resolve()))}"
+        )
     return sections
 
 

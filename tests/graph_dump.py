@@ -37,6 +37,7 @@ def _canonical(props: dict[str, Any], document_names: dict[str, str]) -> tuple:
         if key == "docs":
             return sorted(document_names.get(doc, doc) for doc in found)
         return document_names.get(found, found) if key in ("doc_id", "sha256") else found
+
     return tuple(sorted((k, repr(value(k, v))) for k, v in props.items() if k not in VOLATILE))
 
 
@@ -46,16 +47,21 @@ def named(kb, by_file_name: bool = False) -> tuple[list[tuple], list[tuple]]:
     `by_file_name`, documents are named by their file's name rather than by their content (so an
     edited document keeps its name, and what it asserted can be compared)."""
     rows = kb.cypher(DUMP_NODES)
-    document_names = {row["props"]["doc_id"]: row["props"]["path"].rpartition("/")[2]
-                      for row in rows if by_file_name and "Document" in row["labels"]}
+    document_names = {
+        row["props"]["doc_id"]: row["props"]["path"].rpartition("/")[2]
+        for row in rows
+        if by_file_name and "Document" in row["labels"]
+    }
     names = {}
     nodes = []
     for row in rows:
         name = _name(row["labels"], row["props"], document_names)
         names[row["id"]] = name
         nodes.append((name, _canonical(row["props"], document_names)))
-    relationships = [(names[row["start"]], row["type"], names[row["end"]], _canonical(row["props"], document_names))
-                     for row in kb.cypher(DUMP_RELATIONSHIPS)]
+    relationships = [
+        (names[row["start"]], row["type"], names[row["end"]], _canonical(row["props"], document_names))
+        for row in kb.cypher(DUMP_RELATIONSHIPS)
+    ]
     return nodes, relationships
 
 

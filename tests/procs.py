@@ -15,9 +15,9 @@ import os
 import subprocess
 import sys
 import time
-from pathlib import Path
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -31,13 +31,15 @@ _BLOCK = {
 
 def start(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen:
     """`paperkg ARGS...` as a child process (stdout and stderr captured as text)."""
-    return subprocess.Popen([sys.executable, "-m", "paperkg.cli", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+    return subprocess.Popen(
+        [sys.executable, "-m", "paperkg.cli", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
 
 
 def run(*args: str, env: dict[str, str] | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "paperkg.cli", *args], capture_output=True, text=True,
-                          env=env, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "paperkg.cli", *args], capture_output=True, text=True, env=env, timeout=timeout
+    )
 
 
 def environment(**overrides: str | None) -> dict[str, str]:
@@ -50,8 +52,9 @@ def environment(**overrides: str | None) -> dict[str, str]:
     return env
 
 
-def wait_until(condition: Callable[[], T], timeout: float = 120, what: str = "condition",
-               proc: subprocess.Popen | None = None) -> T:
+def wait_until(
+    condition: Callable[[], T], timeout: float = 120, what: str = "condition", proc: subprocess.Popen | None = None
+) -> T:
     """The first truthy value of condition(), polled; fails after timeout or when proc exits."""
     deadline = time.monotonic() + timeout
     while True:
@@ -102,9 +105,13 @@ def blocking_document(kb, path):
 
 def blocked_statements(kb) -> list[str]:
     """Statements waiting for a lock right now."""
-    return [row["query"] for row in kb.cypher(
-        "SHOW TRANSACTIONS YIELD status, currentQuery WHERE status STARTS WITH 'Blocked' "
-        "RETURN currentQuery AS query")]
+    return [
+        row["query"]
+        for row in kb.cypher(
+            "SHOW TRANSACTIONS YIELD status, currentQuery WHERE status STARTS WITH 'Blocked' "
+            "RETURN currentQuery AS query"
+        )
+    ]
 
 
 _COUNT = {

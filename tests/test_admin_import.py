@@ -8,14 +8,15 @@ from pathlib import Path
 
 import pytest
 from conftest import free_port
-from graph_dump import dump
+from test_ingest import PAGE, SEVEN_WORKS
 
-from paperkg.ingest.graph.admin_import import ARRAY_DELIMITER, NODES, RELATIONSHIPS, finish_import, import_into
 from paperkg.cli import main
 from paperkg.db import connect
+from paperkg.ingest.graph.admin_import import ARRAY_DELIMITER, NODES, RELATIONSHIPS, finish_import, import_into
 from paperkg.ingest.run import ingest_paths
 from paperkg.server import Instance
-from test_ingest import PAGE, SEVEN_WORKS
+
+from graph_dump import dump
 
 
 def read(path: Path) -> list[dict[str, str | None]]:
@@ -34,12 +35,15 @@ def exported(tmp_path_factory, seeds_dir) -> Path:
 
 def test_the_files_hold_the_model_figures(exported):
     claims = read(exported / "claims.csv")
-    page_claims = {row[":END_ID(Claim)"] for row in read(exported / "makes.csv")
-                   if row[":START_ID(Paper)"] == f"arxiv:{PAGE}"}
+    page_claims = {
+        row[":END_ID(Claim)"] for row in read(exported / "makes.csv") if row[":START_ID(Paper)"] == f"arxiv:{PAGE}"
+    }
     assert len(claims) == len(page_claims) == 240
     assert Counter(row["kind:string"] for row in claims) == {"Premise": 111, "Interpretation": 110, None: 19}
     assert Counter(row["substantial:boolean"] for row in claims) == {"true": 71, "false": 150, None: 19}
-    flags = Counter(flag for row in claims if row["flags:string[]"] for flag in row["flags:string[]"].split(ARRAY_DELIMITER))
+    flags = Counter(
+        flag for row in claims if row["flags:string[]"] for flag in row["flags:string[]"].split(ARRAY_DELIMITER)
+    )
     assert flags == {"probably_not_substantial": 85, "two_claims_in_one": 39, "quote_partly_states": 1}
     assert sum(int(row["sources_checked:long"] or 0) for row in claims) == 67
     assert sum(int(row["sources_total:long"] or 0) for row in claims) == 249
@@ -71,8 +75,11 @@ def test_ids_are_unique_and_every_relationship_joins_exported_nodes(exported):
     files = {row["doc_id:ID(Document)"]: Path(row["path:string"]).name for row in read(exported / "documents.csv")}
     for arxiv_id, documents in SEVEN_WORKS.items():
         (paper,) = [row for row in papers if row["arxiv_id:string"] == arxiv_id]
-        named_by = {files[row[":START_ID(Document)"]][:3] for row in mentions
-                    if row[":END_ID(Paper)"] == paper["paper_id:ID(Paper)"]}
+        named_by = {
+            files[row[":START_ID(Document)"]][:3]
+            for row in mentions
+            if row[":END_ID(Paper)"] == paper["paper_id:ID(Paper)"]
+        }
         assert named_by == documents, arxiv_id
 
 

@@ -28,9 +28,16 @@ def write_cards(directory: Path, papers: dict[int, tuple[str, int, list[int]]]) 
     """One card per paper: number → (title, year, numbers of the papers it builds on)."""
     directory.mkdir(parents=True, exist_ok=True)
     for number, (title, year, cites) in papers.items():
-        lines = [f"# {title}", "", f"arXiv: https://arxiv.org/abs/{arxiv(number)} · HTML: "
-                 f"https://mlsanity.com/paper/{arxiv(number)}/", "", "## Key facts", "",
-                 f"- First posted on arXiv 2 Jan {year}.", ""]
+        lines = [
+            f"# {title}",
+            "",
+            f"arXiv: https://arxiv.org/abs/{arxiv(number)} · HTML: https://mlsanity.com/paper/{arxiv(number)}/",
+            "",
+            "## Key facts",
+            "",
+            f"- First posted on arXiv 2 Jan {year}.",
+            "",
+        ]
         if cites:
             lines += [f"## Builds on (most cited first, {len(cites)} of {len(cites)})", ""]
             lines += [f"- [{papers[c][0]}](https://mlsanity.com/paper/{arxiv(c)}/) ({papers[c][1]})" for c in cites]
@@ -112,17 +119,36 @@ def test_top_papers_and_influential_ancestors_rank_by_pagerank(kb, tmp_path):
 # 1, forward 6→7 (7 and 8 tie at 3), 7→9. Papers 1, 4, 5, 6, 7, 9 by level (longest flow path
 # from a source: 0, 2, 3, 3, 4, 5).
 LADDER = {
-    1: ("Early Roots", 2000, []), 2: ("Other Roots", 2000, []), 3: ("Second Step", 2001, [1]),
-    4: ("Third Step", 2002, [1, 2, 3]), 5: ("Branch Five", 2003, [3, 4]), 6: ("Branch Six", 2003, [4]),
-    7: ("Joining Seven", 2004, [5, 6]), 8: ("Side Eight", 2004, [6]), 9: ("Latest Nine", 2005, [7]),
+    1: ("Early Roots", 2000, []),
+    2: ("Other Roots", 2000, []),
+    3: ("Second Step", 2001, [1]),
+    4: ("Third Step", 2002, [1, 2, 3]),
+    5: ("Branch Five", 2003, [3, 4]),
+    6: ("Branch Six", 2003, [4]),
+    7: ("Joining Seven", 2004, [5, 6]),
+    8: ("Side Eight", 2004, [6]),
+    9: ("Latest Nine", 2005, [7]),
 }
-SPC = {(1, 3): 4, (1, 4): 3, (2, 4): 3, (3, 4): 3, (3, 5): 1, (4, 5): 3, (4, 6): 6, (5, 7): 4, (6, 7): 3,
-       (6, 8): 3, (7, 9): 7}
+SPC = {
+    (1, 3): 4,
+    (1, 4): 3,
+    (2, 4): 3,
+    (3, 4): 3,
+    (3, 5): 1,
+    (4, 5): 3,
+    (4, 6): 6,
+    (5, 7): 4,
+    (6, 7): 3,
+    (6, 8): 3,
+    (7, 9): 7,
+}
 
 
 def ladder_projection() -> Projection:
-    rows = [{"paper_id": f"arxiv:{arxiv(n)}", "year": year, "title": title,
-             "cites": [f"arxiv:{arxiv(c)}" for c in cites]} for n, (title, year, cites) in sorted(LADDER.items())]
+    rows = [
+        {"paper_id": f"arxiv:{arxiv(n)}", "year": year, "title": title, "cites": [f"arxiv:{arxiv(c)}" for c in cites]}
+        for n, (title, year, cites) in sorted(LADDER.items())
+    ]
     return Projection.from_rows(rows)
 
 
@@ -134,14 +160,26 @@ def test_search_path_counts_and_main_paths_worked_by_hand():
     assert [number[p] for p in path.global_path] == [1, 3, 4, 6, 7, 9]
     assert [number[p] for p in path.key_route] == [1, 4, 5, 6, 7, 9]
     assert sorted((number[a], number[b]) for a, b in path.key_route_edges) == [
-        (1, 4), (4, 5), (4, 6), (5, 7), (6, 7), (7, 9)]
+        (1, 4),
+        (4, 5),
+        (4, 6),
+        (5, 7),
+        (6, 7),
+        (7, 9),
+    ]
 
 
 def test_main_path_query_and_command_after_analyze(kb, tmp_path, capsys):
     analyzed(kb, tmp_path, LADDER, key_routes=2)
     rows = kb.query("main_path")
     assert [(row["position"], row["arxiv_id"]) for row in rows] == [
-        (1, arxiv(1)), (2, arxiv(3)), (3, arxiv(4)), (4, arxiv(6)), (5, arxiv(7)), (6, arxiv(9))]
+        (1, arxiv(1)),
+        (2, arxiv(3)),
+        (3, arxiv(4)),
+        (4, arxiv(6)),
+        (5, arxiv(7)),
+        (6, arxiv(9)),
+    ]
     assert rows[0]["leads_to"] == [f"arxiv:{arxiv(3)}"] and rows[-1]["leads_to"] == []
     route = kb.query("main_path", kind="key_route")
     assert [row["arxiv_id"] for row in route] == [arxiv(n) for n in (1, 4, 5, 6, 7, 9)]
@@ -152,7 +190,11 @@ def test_main_path_query_and_command_after_analyze(kb, tmp_path, capsys):
     assert main(["main-path", "--paper", arxiv(7), "--depth", "2", "--format", "json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert [(row["paper_id"], row["spc"]) for row in printed] == [
-        (f"arxiv:{arxiv(3)}", 2), (f"arxiv:{arxiv(4)}", 1), (f"arxiv:{arxiv(5)}", 2), (f"arxiv:{arxiv(7)}", None)]
+        (f"arxiv:{arxiv(3)}", 2),
+        (f"arxiv:{arxiv(4)}", 1),
+        (f"arxiv:{arxiv(5)}", 2),
+        (f"arxiv:{arxiv(7)}", None),
+    ]
 
 
 # -- clusters ---------------------------------------------------------------------------------
@@ -163,13 +205,20 @@ def test_main_path_query_and_command_after_analyze(kb, tmp_path, capsys):
 # {5–8} (the citing papers, cited by none, are in none). Coupling: 11–13 pairwise 4, 14–16
 # pairwise 4, 11 with each of 14–16 once: clusters {11–13} and {14–16}.
 BLOCKS = {
-    1: ("Root Imaging with Lasers", 2015, []), 2: ("Root Imaging at Night", 2015, []),
-    3: ("Root Imaging in Clay", 2016, []), 4: ("Root Imaging from Drones", 2016, []),
-    5: ("Leaf Counting with Phones", 2015, []), 6: ("Leaf Counting in Wheat", 2015, []),
-    7: ("Leaf Counting under Shade", 2016, []), 8: ("Leaf Counting at Scale", 2016, []),
-    11: ("Citing Roots One", 2018, [1, 2, 3, 4, 5]), 12: ("Citing Roots Two", 2018, [1, 2, 3, 4]),
-    13: ("Citing Roots Three", 2018, [1, 2, 3, 4]), 14: ("Citing Leaves One", 2018, [5, 6, 7, 8]),
-    15: ("Citing Leaves Two", 2018, [5, 6, 7, 8]), 16: ("Citing Leaves Three", 2018, [5, 6, 7, 8]),
+    1: ("Root Imaging with Lasers", 2015, []),
+    2: ("Root Imaging at Night", 2015, []),
+    3: ("Root Imaging in Clay", 2016, []),
+    4: ("Root Imaging from Drones", 2016, []),
+    5: ("Leaf Counting with Phones", 2015, []),
+    6: ("Leaf Counting in Wheat", 2015, []),
+    7: ("Leaf Counting under Shade", 2016, []),
+    8: ("Leaf Counting at Scale", 2016, []),
+    11: ("Citing Roots One", 2018, [1, 2, 3, 4, 5]),
+    12: ("Citing Roots Two", 2018, [1, 2, 3, 4]),
+    13: ("Citing Roots Three", 2018, [1, 2, 3, 4]),
+    14: ("Citing Leaves One", 2018, [5, 6, 7, 8]),
+    15: ("Citing Leaves Two", 2018, [5, 6, 7, 8]),
+    16: ("Citing Leaves Three", 2018, [5, 6, 7, 8]),
 }
 
 
@@ -194,19 +243,28 @@ def test_clusters_of_a_planted_two_block_graph(kb, tmp_path):
     of = kb.query("cluster_of", paper=arxiv(5))
     assert len(of) == 1 and of[0]["cluster"] == 1
     # Work 5 is co-cited with 6–8 by 14–16 (3 each), and with 1–4 once (by 11), across clusters.
-    assert [(m["paper_id"], m["weight"]) for m in of[0]["members"]] == [
-        (f"arxiv:{arxiv(n)}", 3) for n in (6, 7, 8)]
+    assert [(m["paper_id"], m["weight"]) for m in of[0]["members"]] == [(f"arxiv:{arxiv(n)}", 3) for n in (6, 7, 8)]
     assert of[0]["neighbours"] == [{"cluster": 0, "label": rows[0]["label"], "weight": 4}]
     coupled = kb.query("cluster_of", paper=arxiv(11), network="coupling")
     assert [(m["paper_id"], m["weight"]) for m in coupled[0]["members"]] == [
-        (f"arxiv:{arxiv(12)}", 4), (f"arxiv:{arxiv(13)}", 4)]
+        (f"arxiv:{arxiv(12)}", 4),
+        (f"arxiv:{arxiv(13)}", 4),
+    ]
     assert kb.query("cluster_of", paper=arxiv(11)) == []  # cited by none: in no co-citation cluster
 
 
 def test_a_network_over_its_bound_keeps_its_heavier_links():
-    projection = Projection.from_rows([
-        {"paper_id": f"arxiv:{arxiv(n)}", "year": year, "title": title, "cites": [f"arxiv:{arxiv(c)}" for c in cites]}
-        for n, (title, year, cites) in sorted(BLOCKS.items())])
+    projection = Projection.from_rows(
+        [
+            {
+                "paper_id": f"arxiv:{arxiv(n)}",
+                "year": year,
+                "title": title,
+                "cites": [f"arxiv:{arxiv(c)}" for c in cites],
+            }
+            for n, (title, year, cites) in sorted(BLOCKS.items())
+        ]
+    )
     everything = analysis.network(projection, "cocitation")
     assert everything.min_weight == 1 and len(everything.weights) == 6 + 6 + 4
     heavier = analysis.network(projection, "cocitation", max_links=12)
@@ -214,6 +272,7 @@ def test_a_network_over_its_bound_keeps_its_heavier_links():
 
 
 # -- the run, sync --analyze and the identity dumps -----------------------------------------
+
 
 def test_analyze_records_its_run_and_a_second_run_replaces_the_first(kb, tmp_path, capsys):
     first = analyzed(kb, tmp_path, BLOCKS)
@@ -253,8 +312,10 @@ def test_lineage_projection_reads_only_the_lineage(kb, tmp_path):
 
 def test_year_ranges_on_the_lineage_and_cocitation_queries(kb, tmp_path):
     write_cards(tmp_path / "ladder", LADDER)
-    write_cards(tmp_path / "blocks", {number + 100: (title, year, [c + 100 for c in cites])
-                                      for number, (title, year, cites) in BLOCKS.items()})
+    write_cards(
+        tmp_path / "blocks",
+        {number + 100: (title, year, [c + 100 for c in cites]) for number, (title, year, cites) in BLOCKS.items()},
+    )
     ingest_paths(kb, [tmp_path / "ladder", tmp_path / "blocks"])
     # 9 builds on 7 (2004), 5 and 6 (2003), 4 (2002), 3 (2001), 1 and 2 (2000).
     ancestors = kb.query("ancestors", paper=arxiv(9), depth=5, since=2002, until=2003)

@@ -18,8 +18,18 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 def rows_of(result) -> list[tuple]:
-    return [(row["arxiv_id"], row["claim"], row["cited_as"], row["weak_paper_id"], row["checked_claims"],
-             row["unsupported_claims"], [work["paper_id"] for work in row["chain"]]) for row in result]
+    return [
+        (
+            row["arxiv_id"],
+            row["claim"],
+            row["cited_as"],
+            row["weak_paper_id"],
+            row["checked_claims"],
+            row["unsupported_claims"],
+            [work["paper_id"] for work in row["chain"]],
+        )
+        for row in result
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -42,16 +52,44 @@ def examples(session_kb):
 # 2402.06618 (Ferreira et al., 2024, twice); nothing cites 2405.01127 directly. The invented page
 # cites Santos & Marsh, 2024 (2409.07788), whose card builds on both weak works.
 FERREIRA = [
-    ("2405.01127", "Foundation models are changing how images of roots are analysed.", "Ferreira et al., 2024",
-     "arxiv:2402.06618", 4, 1, ["arxiv:2402.06618"]),
-    ("2405.01127", "Root segmentation models fail on soils they were not trained on.", "Ferreira et al., 2024",
-     "arxiv:2402.06618", 4, 1, ["arxiv:2402.06618"]),
+    (
+        "2405.01127",
+        "Foundation models are changing how images of roots are analysed.",
+        "Ferreira et al., 2024",
+        "arxiv:2402.06618",
+        4,
+        1,
+        ["arxiv:2402.06618"],
+    ),
+    (
+        "2405.01127",
+        "Root segmentation models fail on soils they were not trained on.",
+        "Ferreira et al., 2024",
+        "arxiv:2402.06618",
+        4,
+        1,
+        ["arxiv:2402.06618"],
+    ),
 ]
 THROUGH_2409 = [
-    ("2412.00077", "Ten-soil benchmarks settle which root models generalise.", "Santos & Marsh, 2024",
-     "arxiv:2402.06618", 4, 1, ["arxiv:2409.07788", "arxiv:2402.06618"]),
-    ("2412.00077", "Ten-soil benchmarks settle which root models generalise.", "Santos & Marsh, 2024",
-     "arxiv:2405.01127", 6, 2, ["arxiv:2409.07788", "arxiv:2405.01127"]),
+    (
+        "2412.00077",
+        "Ten-soil benchmarks settle which root models generalise.",
+        "Santos & Marsh, 2024",
+        "arxiv:2402.06618",
+        4,
+        1,
+        ["arxiv:2409.07788", "arxiv:2402.06618"],
+    ),
+    (
+        "2412.00077",
+        "Ten-soil benchmarks settle which root models generalise.",
+        "Santos & Marsh, 2024",
+        "arxiv:2405.01127",
+        6,
+        2,
+        ["arxiv:2409.07788", "arxiv:2405.01127"],
+    ),
 ]
 
 
@@ -74,19 +112,24 @@ def test_thresholds_decide_what_is_weak(examples):
 
 
 def test_support_profile_of_works_cited_by_claims(examples):
-    profile = [(row["verdict"], row["confidence"], row["claims"], row["citing_papers"], row["total_claims"])
-               for row in examples.query("support_profile", paper="2402.06618")]
+    profile = [
+        (row["verdict"], row["confidence"], row["claims"], row["citing_papers"], row["total_claims"])
+        for row in examples.query("support_profile", paper="2402.06618")
+    ]
     # Both claims citing Ferreira et al., 2024 list it as ` source` without a verdict: supported.
     assert profile == [("supported", None, 2, 1, 2)]
     # Wallis et al., 2022 (2205.03349): not supported for 2311.11873 (conf=0.82), for
     # 2402.06618's "Temporal matching …" (conf=0.79) and for the invented page's (conf=0.66).
-    profile = [(row["verdict"], row["confidence"], row["claims"])
-               for row in examples.query("support_profile", paper="2205.03349")]
+    profile = [
+        (row["verdict"], row["confidence"], row["claims"])
+        for row in examples.query("support_profile", paper="2205.03349")
+    ]
     assert [p[0] for p in profile] == ["not_supported"] * 3 and [p[1] for p in profile] == [0.82, 0.79, 0.66]
     assert examples.query("support_profile", paper="2409.07788")[0]["verdict"] == "supported"
 
 
 # -- the seeds ---------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def seeds(session_kb, seeds_dir):
@@ -106,8 +149,15 @@ def test_at_risk_claims_of_the_seed_page(seeds):
 def test_a_claim_citing_the_seed_page_rests_on_its_checks(seeds):
     # 004's checked claims: 26 supported, 4 checked_unlisted, 25 unsupported (tests/
     # test_queries_seeds.py's statuses): 25 of 55, less than half, more than 0.4.
-    claim = ("2502.00091", "The open problems of mechanistic interpretability are now agreed on.",
-             "Sharkey et al., 2025", "arxiv:2501.16496", 55, 25, ["arxiv:2501.16496"])
+    claim = (
+        "2502.00091",
+        "The open problems of mechanistic interpretability are now agreed on.",
+        "Sharkey et al., 2025",
+        "arxiv:2501.16496",
+        55,
+        25,
+        ["arxiv:2501.16496"],
+    )
     assert seeds.query("at_risk_claims", paper="2502.00091") == []
     assert rows_of(seeds.query("at_risk_claims", paper="2502.00091", min_share=0.4)) == [claim]
     # Its other claim cites Ravichander et al., 2021 (2005.00719), which makes no claims and
@@ -119,7 +169,8 @@ def test_support_profile_of_a_seed_work(seeds):
     # Page 004 cites Ravichander et al., 2021 in two claims: "Probes can be successfully trained
     # …" checked and not supported (conf=0.84), "Probing has two main challenges …" listed as
     # ` source` without a verdict (supported); the invented page's claim: not supported (0.71).
-    profile = [(row["verdict"], row["confidence"], row["claims"], row["citing_papers"], row["total_claims"])
-               for row in seeds.query("support_profile", paper="2005.00719")]
-    assert profile == [("supported", None, 1, 1, 3), ("not_supported", 0.84, 1, 1, 3),
-                       ("not_supported", 0.71, 1, 1, 3)]
+    profile = [
+        (row["verdict"], row["confidence"], row["claims"], row["citing_papers"], row["total_claims"])
+        for row in seeds.query("support_profile", paper="2005.00719")
+    ]
+    assert profile == [("supported", None, 1, 1, 3), ("not_supported", 0.84, 1, 1, 3), ("not_supported", 0.71, 1, 1, 3)]

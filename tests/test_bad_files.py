@@ -12,12 +12,13 @@ import threading
 from pathlib import Path
 
 import pytest
-from procs import run
-from seeds import FIXTURES
 
 from paperkg.cli import main
 from paperkg.ingest import ParseError
 from paperkg.ingest.run import MAX_DOCUMENT_BYTES, discover, read_document, read_regular_file, sync_directory
+
+from procs import run
+from seeds import FIXTURES
 from synth import generate
 
 NO_KEY_ITEM = "- [?](https://mlsanity.com/paper/1/) (2016)"
@@ -61,6 +62,7 @@ def by_name(report: dict) -> dict[str, dict]:
 
 # -- defect 1: a list item with no usable key ------------------------------------------------
 
+
 def test_a_card_item_that_names_no_work_is_rejected_alone_and_the_job_is_not_stuck(kb, docs, capsys):
     good = sorted(docs.iterdir())
     text, line = card_with_an_item(good[0], NO_KEY_ITEM)
@@ -69,20 +71,28 @@ def test_a_card_item_that_names_no_work_is_rejected_alone_and_the_job_is_not_stu
     assert main(["sync", str(docs), "--json", "--batch", "5"]) == 1
     report = by_name(report_of(capsys))
     assert report[bad.name]["status"] == "rejected" and report[bad.name]["line"] == line
-    assert report[bad.name]["error"] == (f"{bad}:{line}: list item names no work: its link holds no arXiv id "
-                                         "('1') and its title no words")
+    assert report[bad.name]["error"] == (
+        f"{bad}:{line}: list item names no work: its link holds no arXiv id ('1') and its title no words"
+    )
     assert landed(kb) == {str(path) for path in good}
     # The next sync is not stuck: it retracts a removed card and still rejects only the bad one.
     good[-1].unlink()
     assert main(["sync", str(docs), "--json"]) == 1
     again = report_of(capsys)
-    assert again["totals"] == {"seen": len(good), "new": 0, "changed": 0, "unchanged": len(good) - 1,
-                               "rejected": 1, "retracted": 1}
+    assert again["totals"] == {
+        "seen": len(good),
+        "new": 0,
+        "changed": 0,
+        "unchanged": len(good) - 1,
+        "rejected": 1,
+        "retracted": 1,
+    }
     assert landed(kb) == {str(path) for path in good[:-1]}
     assert kb.cypher("MATCH (r:IngestRun) RETURN count(r) AS n") == [{"n": 2}]
 
 
 # -- the catch-all at each stage of a document -------------------------------------------------
+
 
 def test_a_failure_at_each_stage_rejects_that_document_alone(kb, docs, capsys):
     """Parse: bad bytes. Identity: hand-made evidence whose title_norm is a list, so the
@@ -94,8 +104,10 @@ def test_a_failure_at_each_stage_rejects_that_document_alone(kb, docs, capsys):
     (docs / "card_0000_binary.txt").write_bytes(b"# A title\n\x00\x01")
     victim = docs / "card_victim.txt"  # an invented card whose paper no other document mentions
     shutil.copy(FIXTURES / "card_minimal.txt", victim)
-    kb.execute("CREATE (:Evidence {key: 'hand-made', arxiv_id: '2412.00004', title_norm: ['not', 'a', 'string']})"
-               "-[:OF]->(:Paper {paper_id: 'hand-made', arxiv_id: '2412.00004'})")
+    kb.execute(
+        "CREATE (:Evidence {key: 'hand-made', arxiv_id: '2412.00004', title_norm: ['not', 'a', 'string']})"
+        "-[:OF]->(:Paper {paper_id: 'hand-made', arxiv_id: '2412.00004'})"
+    )
     kb.execute("CREATE CONSTRAINT test_one_source_per_first_author FOR (s:Source) REQUIRE s.first_author IS UNIQUE")
     try:
         assert main(["ingest", str(docs), "--json", "--batch", "4"]) == 1
@@ -104,7 +116,10 @@ def test_a_failure_at_each_stage_rejects_that_document_alone(kb, docs, capsys):
     report = report_of(capsys)
     rejected = {name: d["error"] for name, d in by_name(report).items() if d["status"] == "rejected"}
     assert set(rejected) == {"card_0000_binary.txt", victim.name, page.name}
-    assert rejected["card_0000_binary.txt"] == f"{docs / 'card_0000_binary.txt'}:2: NUL byte: binary data, not a text document"
+    assert (
+        rejected["card_0000_binary.txt"]
+        == f"{docs / 'card_0000_binary.txt'}:2: NUL byte: binary data, not a text document"
+    )
     assert rejected[victim.name] == f"{victim}: not written: internal error (TypeError): \"unhashable type: 'list'\""
     assert rejected[page.name].startswith(f"{page}: not written: ") and "first_author" in rejected[page.name]
     assert landed(kb) == {str(card) for card in cards}
@@ -112,6 +127,7 @@ def test_a_failure_at_each_stage_rejects_that_document_alone(kb, docs, capsys):
 
 
 # -- discovery: loops, odd names, unlisted directories, special files --------------------------
+
 
 def test_a_symbolic_link_loop_is_skipped_and_the_rest_lands(kb, docs, capsys):
     (docs / "a").symlink_to(docs / "b")
@@ -196,20 +212,26 @@ def test_a_file_whose_size_changes_while_it_is_read_is_rejected():
 
 # -- links: never followed out of the directory unless asked; retractable when followed ---------
 
+
 def test_links_out_of_the_directory_are_not_followed_and_no_secret_is_printed(neo4j_instance, kb, docs):
     password = neo4j_instance.password()
     secret = docs.parent / "secret.txt"
     secret.write_text("api-key=Zq8-not-a-document-but-a-secret\n")
-    links = {"card_password.txt": neo4j_instance.password_file, "card_conf.txt": neo4j_instance.home / "conf" / "neo4j.conf",
-             "card_secret.txt": secret}
+    links = {
+        "card_password.txt": neo4j_instance.password_file,
+        "card_conf.txt": neo4j_instance.home / "conf" / "neo4j.conf",
+        "card_secret.txt": secret,
+    }
     for name, target in links.items():
         (docs / name).symlink_to(target)
     result = run("ingest", str(docs), "--json")
     assert result.returncode == 1
     report = json.loads(result.stdout)
     rejected = {Path(d["path"]).name: d["error"] for d in report["documents"] if d["status"] == "rejected"}
-    assert rejected == {name: f"{docs / name}: a link to a file outside {docs}: not followed (--follow-links reads it)"
-                        for name in links}
+    assert rejected == {
+        name: f"{docs / name}: a link to a file outside {docs}: not followed (--follow-links reads it)"
+        for name in links
+    }
     assert report["totals"]["new"] == 31
     for text in (result.stdout, result.stderr):
         assert password not in text and "Zq8" not in text
@@ -239,11 +261,14 @@ def test_a_document_reached_through_a_followed_link_is_retracted_when_the_link_g
 
 # -- one limit, checked as the file is read ------------------------------------------------------
 
+
 def test_max_bytes_above_the_default_is_the_only_limit(tmp_path):
     card = tmp_path / "card_big.txt"
     with card.open("w", encoding="utf-8") as handle:
-        handle.write("# A card with a long abstract\n\narXiv: https://arxiv.org/abs/2201.00001 · HTML: "
-                     "https://mlsanity.com/paper/2201.00001/\n\n## Abstract (arXiv)\n\n")
+        handle.write(
+            "# A card with a long abstract\n\narXiv: https://arxiv.org/abs/2201.00001 · HTML: "
+            "https://mlsanity.com/paper/2201.00001/\n\n## Abstract (arXiv)\n\n"
+        )
         handle.write("word " * (MAX_DOCUMENT_BYTES // 5 + 1000))
     size = card.stat().st_size
     assert size > MAX_DOCUMENT_BYTES
@@ -259,5 +284,6 @@ def test_a_directory_named_in_bytes_that_are_not_utf8_is_rejected_and_nothing_is
     docs.rename(odd)
     report = sync_directory(kb, odd)
     assert [(d.status, d.error) for d in report.documents] == [
-        ("rejected", f"{docs.parent}/docs\\xff: the file name is not valid UTF-8: rename the file")]
+        ("rejected", f"{docs.parent}/docs\\xff: the file name is not valid UTF-8: rename the file")
+    ]
     assert len(landed(kb)) == 31

@@ -5,10 +5,10 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from graph_dump import dump
-
 from paperkg.ingest.graph.admin_import import NODES, RELATIONSHIPS, export_admin_import
 from paperkg.ingest.run import ingest_paths
+
+from graph_dump import dump
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -16,15 +16,23 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from ecosystem import examples
 
 from paperkg import browser_guide
 from paperkg.library import library
 
+from ecosystem import examples
+
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+]
 QUERY = "ancestors"  # the library query the browser test runs from the guide
 
 
@@ -38,15 +46,18 @@ def get(url: str) -> tuple[int, dict[str, str], bytes]:
 
 # -- without a browser ---------------------------------------------------------------------
 
+
 def test_committed_guide_is_generated_from_the_current_library():
     assert browser_guide.guide_text() == browser_guide.render_guide(), (
-        "browser/guide/paperkg.html is stale: run `python -m paperkg.browser_guide`")
+        "browser/guide/paperkg.html is stale: run `python -m paperkg.browser_guide`"
+    )
 
 
 def test_guide_shows_every_library_query_with_its_param_lines_and_cypher():
     guide = browser_guide.guide_text()
-    blocks = [_unescape(block) for block in re.findall(r'<pre class="pre-scrollable code runnable">(.*?)</pre>',
-                                                       guide, re.S)]
+    blocks = [
+        _unescape(block) for block in re.findall(r'<pre class="pre-scrollable code runnable">(.*?)</pre>', guide, re.S)
+    ]
     for query in library():
         assert browser_guide.query_block(query) in blocks, f"{query.name} is missing from the guide"
         params = browser_guide.param_block(query)
@@ -74,8 +85,12 @@ def test_managed_server_serves_guide_and_style_without_credentials(neo4j_instanc
     assert status == 200 and body.decode() == browser_guide.style_text()
     assert get(f"{base}/no-such-file.html")[0] == 404
     # Only those files are open: the rest of the HTTP API still wants credentials.
-    request = urllib.request.Request(f"http://127.0.0.1:{neo4j_instance.ports().http}/db/neo4j/tx", method="POST",
-                                     data=b"{}", headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{neo4j_instance.ports().http}/db/neo4j/tx",
+        method="POST",
+        data=b"{}",
+        headers={"Content-Type": "application/json"},
+    )
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(request, timeout=10)
     assert refused.value.code == 401
@@ -85,13 +100,15 @@ def test_managed_server_tells_browser_to_apply_the_style_and_play_the_guide(sess
     with session_kb.driver.session(database="system") as session:
         config = {row["name"]: row["value"] for row in session.run("CALL dbms.clientConfig()")}
     http = neo4j_instance.ports().http
-    assert config["browser.post_connect_cmd"] == (f"style {browser_guide.style_json()}; clear; "
-                                                  f"play {browser_guide.guide_url(http)}")
+    assert config["browser.post_connect_cmd"] == (
+        f"style {browser_guide.style_json()}; clear; play {browser_guide.guide_url(http)}"
+    )
     assert json.loads(browser_guide.style_json())["node.Paper"]["caption"] == "{title} ({year})"
     assert "127.0.0.1" in config["browser.remote_content_hostname_whitelist"].split(",")
 
 
 # -- in a real browser ---------------------------------------------------------------------
+
 
 def test_neo4j_browser_connects_plays_the_guide_and_renders_a_library_query(neo4j_instance, session_kb):
     from playwright.sync_api import expect, sync_playwright
@@ -123,10 +140,12 @@ def test_neo4j_browser_connects_plays_the_guide_and_renders_a_library_query(neo4
             expect(guide.locator("h3", has_text=re.compile("^paperkg$"))).to_be_in_viewport(timeout=10_000)
             page.screenshot(path=str(ARTIFACTS / "neo4j-browser-guide.png"))
             assert page.locator("[data-testid=frameCommand]").all_inner_texts() == [
-                f":play {browser_guide.guide_url(ports.http)}"]
+                f":play {browser_guide.guide_url(ports.http)}"
+            ]
             # Browser keeps the style sheet it applies in localStorage (saved shortly after).
-            page.wait_for_function("() => (localStorage.getItem('neo4j.grass') || '').includes('node.Paper')",
-                                   timeout=15_000)
+            page.wait_for_function(
+                "() => (localStorage.getItem('neo4j.grass') || '').includes('node.Paper')", timeout=15_000
+            )
             grass = json.loads(page.evaluate("() => localStorage.getItem('neo4j.grass')"))
             assert grass["node.Paper"]["caption"] == "{title} ({year})"
 
@@ -140,8 +159,10 @@ def test_neo4j_browser_connects_plays_the_guide_and_renders_a_library_query(neo4
             page.click("[data-testid=editor-Run]")
             page.wait_for_selector("svg g.node", timeout=20_000)
             page.wait_for_timeout(1_000)  # the layout settles
-            drawn = page.evaluate("() => [...document.querySelectorAll('svg g.node')].map(node => "
-                                  "[node.querySelector('circle.b-outline').getAttribute('fill'), node.textContent])")
+            drawn = page.evaluate(
+                "() => [...document.querySelectorAll('svg g.node')].map(node => "
+                "[node.querySelector('circle.b-outline').getAttribute('fill'), node.textContent])"
+            )
             page.screenshot(path=str(ARTIFACTS / "neo4j-browser-graph.png"))
             paper_colour = json.loads(browser_guide.style_json())["node.Paper"]["color"]
             assert drawn and {fill.upper() for fill, _ in drawn} == {paper_colour.upper()}
@@ -153,16 +174,17 @@ def test_neo4j_browser_connects_plays_the_guide_and_renders_a_library_query(neo4
             params.click()
             page.click("[data-testid=editor-Run]")
             # The :param lines run as a script, one row per line: wait until every one is done.
-            done = page.locator("[data-testid=frame]", has=page.locator("[data-testid=frameCommand]",
-                                                                        has_text=":param paper")).locator(
-                '[data-testid=multi-statement-list-icon][title="Status: success"]')
+            done = page.locator(
+                "[data-testid=frame]", has=page.locator("[data-testid=frameCommand]", has_text=":param paper")
+            ).locator('[data-testid=multi-statement-list-icon][title="Status: success"]')
             done.nth(len(query.browser) - 1).wait_for(timeout=10_000)
             cypher.click()
             page.click("[data-testid=editor-Run]")
 
             # The query's frame shows its rows, as a table (it returns no nodes to draw).
-            result = page.locator("[data-testid=frame]", has=page.locator("[data-testid=frameCommand]",
-                                                                          has_text="MATCH (p:Paper)")).first
+            result = page.locator(
+                "[data-testid=frame]", has=page.locator("[data-testid=frameCommand]", has_text="MATCH (p:Paper)")
+            ).first
             # Table cells show strings as Browser writes them, in double quotes.
             result.get_by_text(f'"{sorted(titles)[0]}"', exact=True).first.wait_for(timeout=20_000)
             assert errors == [], errors

@@ -11,19 +11,22 @@ from pathlib import Path
 
 import pytest
 from change_oracle import differences, graph_state
-from graph_dump import dump
 
-from paperkg.ingest import run as ingestion
 from paperkg.cli import main
 from paperkg.db import ConnectionFailed
 from paperkg.history import changes, digest, runs
+from paperkg.ingest import run as ingestion
 from paperkg.ingest.run import sync_directory
+
+from graph_dump import dump
 
 FIXTURES = Path(__file__).parent / "fixtures" / "changes"
 PAGE = "page_2502.30003.txt"
 CHECKED = "1 of 1 sources checked- cites Okafor & Lind, 2024 source\n"
-NOT_SUPPORTED = ("The source separates lichens from rock in visible light only; it reports nothing in "
-                 "short-wave infrared. (LLM, conf=0.81)\nExperimental — accuracy not yet measured\n")
+NOT_SUPPORTED = (
+    "The source separates lichens from rock in visible light only; it reports nothing in "
+    "short-wave infrared. (LLM, conf=0.81)\nExperimental — accuracy not yet measured\n"
+)
 
 A, B, W, P = "arxiv:2501.10001", "arxiv:2401.20002", "arxiv:2303.40004", "arxiv:2502.30003"
 T = "title:fb2f807d1a6db29f"  # the work the page's reference names by title and year only
@@ -74,25 +77,32 @@ def test_each_run_of_the_sequence_records_what_it_changed(kb, sequence):
     proxy = next(r["key"] for r in first if r["entity"] == "claim" and r["after"] == "uncited")
     infrared_source = next(r["key"] for r in first if r["entity"] == "source" and r["detail"] == OKAFOR)
     growth_source = next(r["key"] for r in first if r["entity"] == "source" and r["detail"] == BRANDVOLD)
-    assert pinned(first) == {
-        ("work", "added", key, None, "present") for key in (A, B, W, P, T)} | {
+    assert pinned(first) == {("work", "added", key, None, "present") for key in (A, B, W, P, T)} | {
         ("cites", "added", f"{x} -> {y}", None, "present") for x, y in ((A, B), (A, W), (B, W), (P, B), (P, A), (P, T))
     } | {
-        ("claim", "added", INFRARED, None, "supported"), ("claim", "added", GROWTH, None, "supported"),
+        ("claim", "added", INFRARED, None, "supported"),
+        ("claim", "added", GROWTH, None, "supported"),
         ("claim", "added", proxy, None, "uncited"),
         ("check", "added", claim_key(INFRARED, infrared_source), None, "supported"),
         ("check", "added", claim_key(GROWTH, growth_source), None, "supported"),
-        ("source", "matched", infrared_source, None, B), ("source", "matched", growth_source, None, T)}
+        ("source", "matched", infrared_source, None, B),
+        ("source", "matched", growth_source, None, T),
+    }
     titles = {r["key"]: r["detail"] for r in first if r["entity"] == "work"}
     assert titles[T] == "Field Notes on Lichen Growth Rates" and titles[W] == "Lichen Growth Rates: Field Notes"
 
     # A page re-checked: one verdict flips, and with it the claim's status.
     page = folder / PAGE
-    page.write_text(page.read_text(encoding="utf-8").replace(CHECKED, CHECKED + NOT_SUPPORTED)
-                    .replace("2 supported · 0 flagged", "1 supported · 0 flagged"), encoding="utf-8")
+    page.write_text(
+        page.read_text(encoding="utf-8")
+        .replace(CHECKED, CHECKED + NOT_SUPPORTED)
+        .replace("2 supported · 0 flagged", "1 supported · 0 flagged"),
+        encoding="utf-8",
+    )
     assert pinned(sequence.sync()) == {
         ("claim", "changed", INFRARED, "supported", "unsupported"),
-        ("check", "flipped", claim_key(INFRARED, infrared_source), "supported", "not_supported")}
+        ("check", "flipped", claim_key(INFRARED, infrared_source), "supported", "not_supported"),
+    }
 
     # A card deleted: the citation only it stated goes; what other documents state stays.
     (folder / "card_2501.10001.txt").unlink()
@@ -102,9 +112,12 @@ def test_each_run_of_the_sequence_records_what_it_changed(kb, sequence):
     shutil.copy(FIXTURES / "card_2303.40004.txt", folder)
     merged = sequence.sync()
     assert pinned(merged) == {
-        ("work", "removed", T, "present", None), ("merge", "merged", T, None, W),
-        ("cites", "added", f"{P} -> {W}", None, "present"), ("cites", "removed", f"{P} -> {T}", "present", None),
-        ("source", "rematched", growth_source, T, W)}
+        ("work", "removed", T, "present", None),
+        ("merge", "merged", T, None, W),
+        ("cites", "added", f"{P} -> {W}", None, "present"),
+        ("cites", "removed", f"{P} -> {T}", "present", None),
+        ("source", "rematched", growth_source, T, W),
+    }
     (merge,) = [r for r in merged if r["entity"] == "merge"]
     assert merge["detail"] == 'title "field notes on lichen growth rates" (2023)'
     after_merge = digest(kb, since=sequence.run_ids[2], watch=["2303.40004"]).markdown()
@@ -112,71 +125,83 @@ def test_each_run_of_the_sequence_records_what_it_changed(kb, sequence):
     # ... retracted: the merge is undone.
     (folder / "card_2303.40004.txt").unlink()
     assert pinned(sequence.sync()) == {
-        ("work", "added", T, None, "present"), ("merge", "split", T, W, None),
-        ("cites", "removed", f"{P} -> {W}", "present", None), ("cites", "added", f"{P} -> {T}", None, "present"),
-        ("source", "rematched", growth_source, W, T)}
+        ("work", "added", T, None, "present"),
+        ("merge", "split", T, W, None),
+        ("cites", "removed", f"{P} -> {W}", "present", None),
+        ("cites", "added", f"{P} -> {T}", None, "present"),
+        ("source", "rematched", growth_source, W, T),
+    }
 
     # Net since the first run: the merge and its undoing cancel; so does nothing else.
     assert pinned(changes(kb, since=sequence.run_ids[0])) == {
         ("cites", "removed", f"{A} -> {W}", "present", None),
         ("claim", "changed", INFRARED, "supported", "unsupported"),
-        ("check", "flipped", claim_key(INFRARED, infrared_source), "supported", "not_supported")}
+        ("check", "flipped", claim_key(INFRARED, infrared_source), "supported", "not_supported"),
+    }
     # Net over every run: the graph as it is, everything added (the flipped verdict as it is now).
     everything = changes(kb)
     assert ("check", "added", claim_key(INFRARED, infrared_source), None, "not_supported") in pinned(everything)
     assert {(e, k, b, a) for e, _, k, b, a in pinned(everything)} == differences(
-        {name: {} for name in graph_state(kb)}, graph_state(kb))
+        {name: {} for name in graph_state(kb)}, graph_state(kb)
+    )
     # Per paper: the changes that concern the page's paper, net since the first run.
     assert pinned(changes(kb, since=sequence.run_ids[0], paper="2502.30003")) == {
         ("claim", "changed", INFRARED, "supported", "unsupported"),
-        ("check", "flipped", claim_key(INFRARED, infrared_source), "supported", "not_supported")}
+        ("check", "flipped", claim_key(INFRARED, infrared_source), "supported", "not_supported"),
+    }
 
-    assert after_merge == "\n".join([
-        f"# paperkg digest: what changed since run {sequence.run_ids[2]}",
-        "",
-        f"Watching Field Notes on Lichen Growth Rates (2023) [{W}]. 5 net changes in this period.",
-        "",
-        "## New works citing the watched papers or the works they build on",
-        "",
-        f"- Lichen Cover as a Climate Proxy (2025) [{P}] cites Field Notes on Lichen Growth Rates (2023) [{W}]",
-        "",
-        "## New unsupported and unverifiable claims citing them",
-        "",
-        "No claim became unsupported or unverifiable in this period.",
-        "",
-        "## Flipped verdicts",
-        "",
-        "No verdict flipped in this period.",
-        "",
-        "## Merges and splits",
-        "",
-        f'- {T} merged into Field Notes on Lichen Growth Rates (2023) [{W}] — title "field notes on lichen growth '
-        'rates" (2023)',
-        ""])
+    assert after_merge == "\n".join(
+        [
+            f"# paperkg digest: what changed since run {sequence.run_ids[2]}",
+            "",
+            f"Watching Field Notes on Lichen Growth Rates (2023) [{W}]. 5 net changes in this period.",
+            "",
+            "## New works citing the watched papers or the works they build on",
+            "",
+            f"- Lichen Cover as a Climate Proxy (2025) [{P}] cites Field Notes on Lichen Growth Rates (2023) [{W}]",
+            "",
+            "## New unsupported and unverifiable claims citing them",
+            "",
+            "No claim became unsupported or unverifiable in this period.",
+            "",
+            "## Flipped verdicts",
+            "",
+            "No verdict flipped in this period.",
+            "",
+            "## Merges and splits",
+            "",
+            f'- {T} merged into Field Notes on Lichen Growth Rates (2023) [{W}] — title "field notes on lichen growth '
+            'rates" (2023)',
+            "",
+        ]
+    )
     monday = digest(kb, since=sequence.run_ids[0], watch=["2401.20002"])
-    assert monday.markdown() == "\n".join([
-        f"# paperkg digest: what changed since run {sequence.run_ids[0]}",
-        "",
-        f"Watching Spectral Signatures of Crustose Lichens (2024) [{B}]. 3 net changes in this period.",
-        "",
-        "## New works citing the watched papers or the works they build on",
-        "",
-        "No new work cites them in this period.",
-        "",
-        "## New unsupported and unverifiable claims citing them",
-        "",
-        '- unsupported (was supported): "Crustose lichens can be told from bare rock in short-wave infrared." '
-        f"— made by Lichen Cover as a Climate Proxy (2025) [{P}]",
-        "",
-        "## Flipped verdicts",
-        "",
-        f"- supported → not_supported: source {OKAFOR} on claim {INFRARED} of Lichen Cover as a Climate Proxy "
-        f"(2025) [{P}], which refers to Spectral Signatures of Crustose Lichens (2024) [{B}]",
-        "",
-        "## Merges and splits",
-        "",
-        "No work was merged or split in this period.",
-        ""])
+    assert monday.markdown() == "\n".join(
+        [
+            f"# paperkg digest: what changed since run {sequence.run_ids[0]}",
+            "",
+            f"Watching Spectral Signatures of Crustose Lichens (2024) [{B}]. 3 net changes in this period.",
+            "",
+            "## New works citing the watched papers or the works they build on",
+            "",
+            "No new work cites them in this period.",
+            "",
+            "## New unsupported and unverifiable claims citing them",
+            "",
+            '- unsupported (was supported): "Crustose lichens can be told from bare rock in short-wave infrared." '
+            f"— made by Lichen Cover as a Climate Proxy (2025) [{P}]",
+            "",
+            "## Flipped verdicts",
+            "",
+            f"- supported → not_supported: source {OKAFOR} on claim {INFRARED} of Lichen Cover as a Climate Proxy "
+            f"(2025) [{P}], which refers to Spectral Signatures of Crustose Lichens (2024) [{B}]",
+            "",
+            "## Merges and splits",
+            "",
+            "No work was merged or split in this period.",
+            "",
+        ]
+    )
     page = monday.html()
     assert page.startswith("<!DOCTYPE html>") and "<script" not in page and "<link" not in page
     assert "<h2>Flipped verdicts</h2>" in page and "supported → not_supported: source Okafor &amp; Lind" in page
@@ -216,9 +241,11 @@ def test_the_commands_list_runs_and_changes(kb, sequence, capsys):
     assert main(["digest", "--since", "7d", "--format", "md"]) == 0
     text = capsys.readouterr().out
     assert text.startswith("# paperkg digest: what changed since 20")
-    assert ("The whole corpus. 5 net changes in this period.\n\n## New works\n\n"
-            f"- Lichen Growth Rates: Field Notes (2023) [{W}]\n- Spectral Signatures of Crustose Lichens (2024) [{B}]\n"
-            f"- Counting Lichen Patches from Orbit (2025) [{A}]\n") in text
+    assert (
+        "The whole corpus. 5 net changes in this period.\n\n## New works\n\n"
+        f"- Lichen Growth Rates: Field Notes (2023) [{W}]\n- Spectral Signatures of Crustose Lichens (2024) [{B}]\n"
+        f"- Counting Lichen Patches from Orbit (2025) [{A}]\n"
+    ) in text
     assert "No verdict flipped in this period." in text
 
 
@@ -241,9 +268,12 @@ def test_a_run_that_fails_half_way_records_what_it_committed(kb, sequence, monke
     assert (run["status"], run["exit_code"], run["totals"], run["change_sets"]) == ("did not finish", None, None, 1)
     # The first card (2401.20002, first in path order) was committed, and its change set with it.
     assert pinned(changes(kb, run=run["run_id"])) == {
-        ("work", "added", B, None, "present"), ("work", "added", A, None, "present"),
+        ("work", "added", B, None, "present"),
+        ("work", "added", A, None, "present"),
         ("work", "added", W, None, "present"),
-        ("cites", "added", f"{A} -> {B}", None, "present"), ("cites", "added", f"{B} -> {W}", None, "present")}
+        ("cites", "added", f"{A} -> {B}", None, "present"),
+        ("cites", "added", f"{B} -> {W}", None, "present"),
+    }
     assert main(["changes", "--run", run["run_id"], "--json"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out)["complete"] is False
@@ -262,8 +292,7 @@ def test_a_run_without_change_sets_writes_the_same_graph_and_stores_none(kb, tmp
     assert dump(kb) == without
 
 
-def test_a_run_stopped_by_an_error_records_it_beside_the_change_sets_it_committed(kb, sequence, capsys,
-                                                                                  monkeypatch):
+def test_a_run_stopped_by_an_error_records_it_beside_the_change_sets_it_committed(kb, sequence, capsys, monkeypatch):
     shutil.copy(FIXTURES / "card_2401.20002.txt", sequence.folder)
 
     def full_disk(*args):
@@ -274,10 +303,14 @@ def test_a_run_stopped_by_an_error_records_it_beside_the_change_sets_it_committe
         sync_directory(kb, sequence.folder)
     (run,) = runs(kb)
     assert (run["status"], run["exit_code"], run["error"], run["change_sets"]) == (
-        "failed", 2, "No space left on device", 1)
-    assert pinned(changes(kb, run=run["run_id"])) == {
-        ("work", "added", key, None, "present") for key in (B, A, W)} | {
-        ("cites", "added", f"{x} -> {y}", None, "present") for x, y in ((A, B), (B, W))}
+        "failed",
+        2,
+        "No space left on device",
+        1,
+    )
+    assert pinned(changes(kb, run=run["run_id"])) == {("work", "added", key, None, "present") for key in (B, A, W)} | {
+        ("cites", "added", f"{x} -> {y}", None, "present") for x, y in ((A, B), (B, W))
+    }
     assert main(["changes", "--run", run["run_id"]]) == 0
     captured = capsys.readouterr()
     assert captured.err == "this run did not finish: these are the changes of the transactions it committed\n"

@@ -60,7 +60,10 @@ def test_parse_json_prints_the_seed_models_with_their_counts(seeds_dir, capsys):
     assert len(page["claims"]) == 240
     assert len(page["references"]) == 200 and len(page["raw_references"]) == 146 and len(page["cited_by"]) == 100
     assert [item["what"] for item in page["reconciliation"] if not item["ok"]] == [
-        "references it cites (integrity header)", "references (metadata)", "cited by (metadata)"]
+        "references it cites (integrity header)",
+        "references (metadata)",
+        "cited by (metadata)",
+    ]
     assert len(documents["000"]["builds_on"]["items"]) == 14
     assert documents["001"]["builds_on"] is None
     assert documents["002"]["builds_on"]["shown"] == 30 and documents["002"]["builds_on"]["total"] == 44

@@ -27,12 +27,16 @@ def random_graph(seed: int, works: int = 90, citing: int = 70) -> dict[str, set[
 
 
 def load(kb, graph: dict[str, set[str]]) -> None:
-    kb.execute("UNWIND $ids AS id CREATE (:Paper {paper_id: id, title: 'Work ' + substring(id, 2), year: 2000})",
-               ids=sorted(graph))
-    kb.execute("""UNWIND $pairs AS pair
+    kb.execute(
+        "UNWIND $ids AS id CREATE (:Paper {paper_id: id, title: 'Work ' + substring(id, 2), year: 2000})",
+        ids=sorted(graph),
+    )
+    kb.execute(
+        """UNWIND $pairs AS pair
                   MATCH (a:Paper {paper_id: pair[0]}), (b:Paper {paper_id: pair[1]})
                   CREATE (a)-[:CITES]->(b)""",
-               pairs=[[paper, cited] for paper, refs in graph.items() for cited in sorted(refs)])
+        pairs=[[paper, cited] for paper, refs in graph.items() for cited in sorted(refs)],
+    )
 
 
 def expected(graph: dict[str, set[str]], min_count: int, limit: int) -> list[tuple]:
@@ -43,8 +47,11 @@ def expected(graph: dict[str, set[str]], min_count: int, limit: int) -> list[tup
         score = count / math.sqrt(float(cited_by[a] * cited_by[b]))
         return float(Decimal(repr(score)).quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP))
 
-    rows = [("Work " + a[2:], "Work " + b[2:], a, b, count, salton(count, a, b))
-            for (a, b), count in pairs.items() if count >= min_count]
+    rows = [
+        ("Work " + a[2:], "Work " + b[2:], a, b, count, salton(count, a, b))
+        for (a, b), count in pairs.items()
+        if count >= min_count
+    ]
     rows.sort(key=lambda row: (-row[4], -row[5], row[0], row[1], row[2], row[3]))
     return rows[:limit]
 
@@ -58,6 +65,8 @@ def test_cocitation_pairs_equals_a_brute_force_count(kb, seed):
     for min_count in (1, 2, 3, strongest, strongest + 1):
         for limit in (1, 2, 5, 20, 10_000):
             rows = kb.query("cocitation_pairs", min_count=min_count, limit=limit)
-            got = [(r["title_a"], r["title_b"], r["paper_id_a"], r["paper_id_b"], r["cocitations"], r["salton"])
-                   for r in rows]
+            got = [
+                (r["title_a"], r["title_b"], r["paper_id_a"], r["paper_id_b"], r["cocitations"], r["salton"])
+                for r in rows
+            ]
             assert got == expected(graph, min_count, limit), (min_count, limit)

@@ -22,8 +22,10 @@ def test_every_property_ingestion_writes_is_declared_and_every_declared_one_is_w
     written = {row["key"] for row in kb.cypher("MATCH (c:Claim) UNWIND keys(c) AS key RETURN DISTINCT key")}
     assert {"status", "quotes", "flags", "text"} <= written
     for kind, start, end, declared in RELATIONSHIPS.values():
-        found = {row["key"] for row in kb.cypher(
-            f"MATCH (:{start})-[r:{kind}]->(:{end}) UNWIND keys(r) AS key RETURN DISTINCT key")}
+        found = {
+            row["key"]
+            for row in kb.cypher(f"MATCH (:{start})-[r:{kind}]->(:{end}) UNWIND keys(r) AS key RETURN DISTINCT key")
+        }
         assert found <= set(declared), (kind, start, end)
 
 
@@ -32,7 +34,8 @@ def test_the_lists_restored_after_an_import_are_the_declared_always_set_lists():
     restored = set(re.findall(r"\b(\w)\.(\w+) = (?:coalesce|\[\])", text))
     variables = {"c": "Claim", "d": "Document"}
     assert {(variables[v], name) for v, name in restored} == {
-        (label, name) for label, names in ALWAYS_LISTS.items() for name in names}
+        (label, name) for label, names in ALWAYS_LISTS.items() for name in names
+    }
     for label, names in ALWAYS_LISTS.items():
         assert all(NODES[label][1][name].endswith("[]") for name in names)
 

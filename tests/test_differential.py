@@ -5,7 +5,6 @@ import, from another path and through a retract-and-re-add history, is one graph
 from __future__ import annotations
 
 from differential import differential_check
-
 from synth import generate
 
 

@@ -18,8 +18,16 @@ def document(name: str, subject: str, *references: tuple[str, str | None]) -> As
     """A page about arXiv `subject` citing (arXiv id, DOI) references."""
     digest = hashlib.sha256(name.encode()).hexdigest()
     a = Assertions(doc_id=digest, path=f"/corpus/{name}", kind="page", size_bytes=100, warnings=[], sha256=digest)
-    a.add_mention(Mention(arxiv_id=subject, doi=None, title=f"Paper {subject}", year=2021, rank=RANK_SUBJECT,
-                          properties={"title": f"Paper {subject}", "year": 2021}))
+    a.add_mention(
+        Mention(
+            arxiv_id=subject,
+            doi=None,
+            title=f"Paper {subject}",
+            year=2021,
+            rank=RANK_SUBJECT,
+            properties={"title": f"Paper {subject}", "year": 2021},
+        )
+    )
     for arxiv_id, doi in references:
         index = a.add_mention(Mention(arxiv_id=arxiv_id, doi=doi, title=None, year=None, rank=RANK_RAW_REFERENCE))
         a.cites.append((0, index))
@@ -39,8 +47,12 @@ def retract(kb, *documents: Assertions) -> None:
 
 
 def holders(kb) -> dict[str, str | None]:
-    return {row["arxiv_id"]: row["doi"] for row in kb.cypher(
-        "MATCH (p:Paper) WHERE p.arxiv_id IN ['2001.00001', '2001.00002'] RETURN p.arxiv_id AS arxiv_id, p.doi AS doi")}
+    return {
+        row["arxiv_id"]: row["doi"]
+        for row in kb.cypher(
+            "MATCH (p:Paper) WHERE p.arxiv_id IN ['2001.00001', '2001.00002'] RETURN p.arxiv_id AS arxiv_id, p.doi AS doi"
+        )
+    }
 
 
 A = ("a.txt", "2101.00001", ("2001.00001", GLUED_DOI))
@@ -61,8 +73,9 @@ def test_the_order_of_documents_decides_nothing(kb):
     kb.reset()
     write(kb, document(*B), document(*A))
     assert holders(kb) == after_two_batches == {"2001.00001": None, "2001.00002": None}
-    assert kb.cypher("MATCH (:Paper {arxiv_id: '2101.00002'})-[:CITES]->(p:Paper) RETURN p.arxiv_id AS id") == \
-        [{"id": "2001.00002"}]
+    assert kb.cypher("MATCH (:Paper {arxiv_id: '2101.00002'})-[:CITES]->(p:Paper) RETURN p.arxiv_id AS id") == [
+        {"id": "2001.00002"}
+    ]
 
 
 def test_retracting_the_document_that_made_a_doi_ambiguous_gives_it_back(kb):

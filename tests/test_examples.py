@@ -6,12 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from ecosystem import examples
 
 from paperkg.ingest import Card, Page, parse_file
 from paperkg.ingest.parse.identifiers import split_doi
 from paperkg.ingest.parse.normalise import title_norm
 from paperkg.library import library
+
+from ecosystem import examples
 
 CORPUS = Path(__file__).resolve().parents[1] / "examples" / "corpus"
 # Lineage: F (the survey) ← A ← B ← C ← D ← T; G, K, N and Q have claim-check pages.
@@ -50,11 +51,13 @@ def test_every_example_parses_and_only_one_page_disagrees_with_itself(documents)
     kinds = sorted(document.kind for document in documents.values())
     assert kinds == ["card"] * 17 + ["page"] * 4
     assert 20 <= len(documents) <= 40
-    differing = {name: {item.what for item in document.reconciliation if not item.ok}
-                 for name, document in documents.items()}
+    differing = {
+        name: {item.what for item in document.reconciliation if not item.ok} for name, document in documents.items()
+    }
     assert {name: what for name, what in differing.items() if what} == DIFFERING
     assert {name: len(document.warnings) for name, document in documents.items() if document.warnings} == {
-        name: len(what) for name, what in DIFFERING.items()}
+        name: len(what) for name, what in DIFFERING.items()
+    }
 
 
 def test_cards_agree_with_each_other(documents, cites):
@@ -62,7 +65,9 @@ def test_cards_agree_with_each_other(documents, cites):
     cards = {document.arxiv_id: document for document in documents.values() if isinstance(document, Card)}
     for citing, cited in cites:
         if citing in cards and cited in cards:
-            assert cited in {item.arxiv_id for item in (cards[citing].builds_on.items if cards[citing].builds_on else [])}
+            assert cited in {
+                item.arxiv_id for item in (cards[citing].builds_on.items if cards[citing].builds_on else [])
+            }
             assert citing in {item.arxiv_id for item in cards[cited].built_on_by.items}
 
 
@@ -73,8 +78,11 @@ def test_lineage_runs_five_hops_from_the_survey_to_the_oldest_paper(cites):
 def test_pages_name_their_works_by_arxiv_doi_except_two_by_title(documents):
     cards = {title_norm(d.title): d.arxiv_id for d in documents.values() if isinstance(d, Card)}
     page = documents[f"page_{G}.txt"]
-    by_title_only = {cards[title_norm(r.title)] for r in page.references
-                     if r.title and split_doi(r.doi, None)[0] is None and title_norm(r.title) in cards}
+    by_title_only = {
+        cards[title_norm(r.title)]
+        for r in page.references
+        if r.title and split_doi(r.doi, None)[0] is None and title_norm(r.title) in cards
+    }
     assert by_title_only == {C, F}
     for name in (f"page_{K}.txt", f"page_{N}.txt", f"page_{Q}.txt"):
         for reference in documents[name].references:
@@ -108,10 +116,22 @@ def test_the_pages_hold_every_claim_status_and_works_miscited_by_several_papers(
     for page in (G, K, N, Q):
         for row in graph.query("claim_support_summary", paper=page):
             statuses[row["status"]] = statuses.get(row["status"], 0) + row["claims"]
-    assert set(statuses) == {"supported", "checked_unlisted", "unsupported", "unverifiable", "uncited",
-                             "sources_missing"} and all(statuses.values())
+    assert set(statuses) == {
+        "supported",
+        "checked_unlisted",
+        "unsupported",
+        "unverifiable",
+        "uncited",
+        "sources_missing",
+    } and all(statuses.values())
     assert {row["status"]: row["claims"] for row in graph.query("claim_support_summary", paper=K)} == {
-        "supported": 3, "checked_unlisted": 1, "unsupported": 1, "unverifiable": 1, "uncited": 2, "sources_missing": 1}
+        "supported": 3,
+        "checked_unlisted": 1,
+        "unsupported": 1,
+        "unverifiable": 1,
+        "uncited": 2,
+        "sources_missing": 1,
+    }
     miscited = graph.query("miscited_works")
     assert [(row["arxiv_id"], row["papers"]) for row in miscited[:2]] == [(E, 3), (A, 2)]
     assert {row["arxiv_id"] for row in graph.query("claims_citing", paper=E)} == {G, K, Q}

@@ -7,10 +7,11 @@ import io
 import json
 
 import pytest
-from ecosystem import seed
 
 from paperkg.cli import main
 from paperkg.rdf import CITO, DCTERMS, export_turtle
+
+from ecosystem import seed
 
 PAGE = "2501.16496"
 
@@ -25,6 +26,7 @@ def count(kb, cypher: str) -> int:
 
 
 # -- queries as CSV and JSON ---------------------------------------------------------------
+
 
 def test_query_exports_to_json_rows_equal_to_the_python_api(seeded, capsys):
     assert main(["query", "unsupported_claims", "-p", f"paper={PAGE}", "--format", "json"]) == 0
@@ -45,6 +47,7 @@ def test_query_exports_to_csv_with_a_header_and_one_line_per_row(seeded, capsys)
 
 # -- CiTO Turtle -----------------------------------------------------------------------------
 
+
 def test_rdf_export_parses_back_with_one_cito_triple_per_graph_relationship(seeded, tmp_path):
     import rdflib
 
@@ -56,13 +59,19 @@ def test_rdf_export_parses_back_with_one_cito_triple_per_graph_relationship(seed
     def triples(prop: str) -> int:
         return len(set(graph.triples((None, rdflib.URIRef(prop), None))))
 
-    assert triples(CITO + "supports") == count(seeded, "MATCH (:Source)-[r:SUPPORTS]->(:Claim) RETURN count(r) AS n") == 26
-    assert triples(CITO + "citesAsEvidence") == count(
-        seeded, "MATCH (:Claim)-[r:CITES]->(:Source) RETURN count(r) AS n") == 239
+    assert (
+        triples(CITO + "supports") == count(seeded, "MATCH (:Source)-[r:SUPPORTS]->(:Claim) RETURN count(r) AS n") == 26
+    )
+    assert (
+        triples(CITO + "citesAsEvidence")
+        == count(seeded, "MATCH (:Claim)-[r:CITES]->(:Source) RETURN count(r) AS n")
+        == 239
+    )
     assert triples(CITO + "cites") == count(seeded, "MATCH (:Paper)-[r:CITES]->(:Paper) RETURN count(r) AS n")
     assert triples(DCTERMS + "isPartOf") == count(seeded, "MATCH (:Paper)-[r:MAKES]->(:Claim) RETURN count(r) AS n")
     assert triples(DCTERMS + "references") == count(
-        seeded, "MATCH (:Source)-[r:REFERS_TO]->(:Paper) RETURN count(r) AS n")
+        seeded, "MATCH (:Source)-[r:REFERS_TO]->(:Paper) RETURN count(r) AS n"
+    )
 
 
 def test_rdf_supports_runs_from_each_supporting_source_to_the_claim_it_supports(seeded, tmp_path):
@@ -72,10 +81,14 @@ def test_rdf_supports_runs_from_each_supporting_source_to_the_claim_it_supports(
     export_turtle(seeded, out)
     graph = rdflib.Graph().parse(out, format="turtle")
     label = rdflib.RDFS.label
-    pairs = {(str(graph.value(s, label)), str(graph.value(c, label)))
-             for s, c in graph.subject_objects(rdflib.URIRef(CITO + "supports"))}
-    expected = {(row["key"], row["text"]) for row in seeded.cypher(
-        "MATCH (s:Source)-[:SUPPORTS]->(c:Claim) RETURN s.key AS key, c.text AS text")}
+    pairs = {
+        (str(graph.value(s, label)), str(graph.value(c, label)))
+        for s, c in graph.subject_objects(rdflib.URIRef(CITO + "supports"))
+    }
+    expected = {
+        (row["key"], row["text"])
+        for row in seeded.cypher("MATCH (s:Source)-[:SUPPORTS]->(c:Claim) RETURN s.key AS key, c.text AS text")
+    }
     assert pairs == expected
     # The page's paper is its arXiv abstract page, and its claims are part of it.
     paper = rdflib.URIRef(f"https://arxiv.org/abs/{PAGE}")

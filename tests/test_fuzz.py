@@ -11,6 +11,7 @@ import pytest
 
 from paperkg.cli import main
 from paperkg.ingest import ParseError, parse_bytes
+
 from mutate import MUTATIONS, FuzzFailure, check_outcome, line_count, make_case, mixed_batch, mutate
 from synth import generate
 

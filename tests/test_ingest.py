@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import itertools
 import json
 import logging
 import shutil
@@ -10,10 +11,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from graph_dump import dump
 
 from paperkg.cli import main
 from paperkg.ingest.run import ingest_paths
+
+from graph_dump import dump
 from synth import generate
 
 PAGE = "2501.16496"
@@ -56,11 +58,19 @@ def test_seed_page_produces_the_model_figures(kb, seeds):
     assert flags == {"probably_not_substantial": 85, "two_claims_in_one": 39, "quote_partly_states": 1}
     reasons = {r["f"]: r["n"] for r in kb.cypher(q + "UNWIND c.flag_reasons AS f RETURN f, count(*) AS n", page=PAGE)}
     assert reasons == {"conclusions_may_not_depend": 57, "too_vague": 19, "no_reason_given": 30}
-    assert one(kb, q + "RETURN sum(c.sources_checked) AS n, sum(c.sources_total) AS m", page=PAGE) == {"n": 67, "m": 249}
+    assert one(kb, q + "RETURN sum(c.sources_checked) AS n, sum(c.sources_total) AS m", page=PAGE) == {
+        "n": 67,
+        "m": 249,
+    }
     assert one(kb, "MATCH (:Claim)-[r:CITES]->(:Source) RETURN count(r) AS n")["n"] == 239
     assert one(kb, "MATCH (s:Source) RETURN count(s) AS n")["n"] == 179
-    assert {r["m"]: r["n"] for r in kb.cypher("MATCH (s:Source) RETURN s.matched AS m, count(*) AS n")} == {False: 127, True: 52}
-    verdicts = {r["v"]: r["n"] for r in kb.cypher("MATCH ()-[r:CHECKED_AGAINST]->() RETURN r.verdict AS v, count(*) AS n")}
+    assert {r["m"]: r["n"] for r in kb.cypher("MATCH (s:Source) RETURN s.matched AS m, count(*) AS n")} == {
+        False: 127,
+        True: 52,
+    }
+    verdicts = {
+        r["v"]: r["n"] for r in kb.cypher("MATCH ()-[r:CHECKED_AGAINST]->() RETURN r.verdict AS v, count(*) AS n")
+    }
     assert verdicts == {"supported": 26, "not_supported": 34}
     assert one(kb, "MATCH ()-[r:SUPPORTS]->() RETURN count(r) AS n")["n"] == 26
     assert one(kb, "MATCH (:Claim)-[:CITES]->(s:Source {matched: false}) RETURN count(*) AS n")["n"] == 175
@@ -70,16 +80,28 @@ def test_seed_page_produces_the_model_figures(kb, seeds):
 
 def test_every_supports_edge_mirrors_a_supported_check(kb, seeds):
     ingest_paths(kb, [seeds])
-    assert one(kb, """MATCH (s:Source)-[:SUPPORTS]->(c:Claim)
+    assert (
+        one(
+            kb,
+            """MATCH (s:Source)-[:SUPPORTS]->(c:Claim)
                       WHERE NOT EXISTS { (c)-[:CHECKED_AGAINST {verdict: 'supported'}]->(s) }
-                      RETURN count(*) AS n""")["n"] == 0
+                      RETURN count(*) AS n""",
+        )["n"]
+        == 0
+    )
 
 
 def test_cards_produce_their_lists(kb, seeds):
     ingest_paths(kb, [seeds])
+
     def degree(arxiv_id):
-        return one(kb, """MATCH (p:Paper {arxiv_id: $id})
-                          RETURN COUNT { (p)-[:CITES]->() } AS out, COUNT { (p)<-[:CITES]-() } AS in""", id=arxiv_id)
+        return one(
+            kb,
+            """MATCH (p:Paper {arxiv_id: $id})
+                          RETURN COUNT { (p)-[:CITES]->() } AS out, COUNT { (p)<-[:CITES]-() } AS in""",
+            id=arxiv_id,
+        )
+
     assert degree("2104.08197") == {"out": 14, "in": 17}
     assert degree("2005.00719")["in"] >= 30  # card 001 lists 30 of 151; the other documents add more
     assert degree("2301.12608") == {"out": 30, "in": 8}
@@ -88,33 +110,53 @@ def test_cards_produce_their_lists(kb, seeds):
 def test_the_seven_works_are_one_node_each_with_every_documents_edges(kb, seeds):
     ingest_paths(kb, [seeds])
     for arxiv_id, documents in SEVEN_WORKS.items():
-        row = one(kb, """MATCH (p:Paper {arxiv_id: $id})
+        row = one(
+            kb,
+            """MATCH (p:Paper {arxiv_id: $id})
                          OPTIONAL MATCH (d:Document)-[:MENTIONS]->(p)
                          RETURN count(DISTINCT p) AS nodes, collect(d.path) AS paths,
-                                COUNT { MATCH (q:Paper {title_norm: p.title_norm}) } AS same_title""", id=arxiv_id)
+                                COUNT { MATCH (q:Paper {title_norm: p.title_norm}) } AS same_title""",
+            id=arxiv_id,
+        )
         assert row["nodes"] == 1 and row["same_title"] == 1, arxiv_id
         assert {Path(path).name[:3] for path in row["paths"]} == documents, arxiv_id
     # The page's reference and the cards' items reach the same node.
-    assert one(kb, """MATCH (page:Paper {arxiv_id: $page})-[:CITES]->(p:Paper {arxiv_id: '1909.03368'})
-                      <-[:CITES]-(card:Paper {arxiv_id: '2104.08197'}) RETURN count(*) AS n""", page=PAGE)["n"] == 1
+    assert (
+        one(
+            kb,
+            """MATCH (page:Paper {arxiv_id: $page})-[:CITES]->(p:Paper {arxiv_id: '1909.03368'})
+                      <-[:CITES]-(card:Paper {arxiv_id: '2104.08197'}) RETURN count(*) AS n""",
+            page=PAGE,
+        )["n"]
+        == 1
+    )
 
 
 def test_provenance_names_the_documents_asserting_an_edge(kb, seeds):
     ingest_paths(kb, [seeds])
-    row = one(kb, """MATCH (:Paper {arxiv_id: '2104.08197'})-[r:CITES]->(:Paper {arxiv_id: '1909.03368'})
-                     MATCH (d:Document) WHERE d.doc_id IN r.docs RETURN collect(d.path) AS paths""")
+    row = one(
+        kb,
+        """MATCH (:Paper {arxiv_id: '2104.08197'})-[r:CITES]->(:Paper {arxiv_id: '1909.03368'})
+                     MATCH (d:Document) WHERE d.doc_id IN r.docs RETURN collect(d.path) AS paths""",
+    )
     assert [Path(p).name[:3] for p in row["paths"]] == ["000"]
 
 
 def test_source_keys_resolve_to_reference_entries(kb, seeds):
     ingest_paths(kb, [seeds])
-    row = one(kb, """MATCH (s:Source {matched: true})
-                     RETURN count(s) AS matched, sum(CASE WHEN EXISTS { (s)-[:REFERS_TO]->() } THEN 1 ELSE 0 END) AS resolved""")
+    row = one(
+        kb,
+        """MATCH (s:Source {matched: true})
+                     RETURN count(s) AS matched, sum(CASE WHEN EXISTS { (s)-[:REFERS_TO]->() } THEN 1 ELSE 0 END) AS resolved""",
+    )
     # Unresolved: Chalnev et al., 2024 and Pearce et al., 2024, whose first authors head no entry,
     # and Geiger et al., 2024a: Geiger's 2024 entries print other suffixes, none prints `2024a`.
     assert row == {"matched": 52, "resolved": 49}
-    near = one(kb, """MATCH (s:Source {key: 'Kosoy et al., 2023'})-[:REFERS_TO]->(p:Paper)
-                      RETURN p.year AS year, p.doi AS doi""")
+    near = one(
+        kb,
+        """MATCH (s:Source {key: 'Kosoy et al., 2023'})-[:REFERS_TO]->(p:Paper)
+                      RETURN p.year AS year, p.doi AS doi""",
+    )
     assert near == {"year": 2024, "doi": "10.2139/ssrn.4696693"}  # the only Kosoy entry, one year off
     jumper = one(kb, """MATCH (s:Source {key: 'Jumper et al., 2021'})-[:REFERS_TO]->(p:Paper) RETURN p.doi AS doi""")
     assert jumper["doi"] == "10.1038/s41586-021-03819-2"
@@ -203,17 +245,26 @@ def test_edited_documents_replace_exactly_what_they_asserted(kb, seeds):
     # and whose sources other claims cite too, so dropping it removes no Source.
     lines = page.read_text(encoding="utf-8").split("\n")
     cited = Counter(s.key_norm for c in parsed.claims for s in c.sources)
-    dropped, following = next((c, n) for c, n in zip(main_claims, main_claims[1:])
-                              if lines[c.line - 1].startswith("- ") and lines[n.line - 1].startswith("- ")
-                              and c.sources and all(cited[s.key_norm] > 1 for s in c.sources)
-                              and c.support_note is None)
+    dropped, following = next(
+        (c, n)
+        for c, n in itertools.pairwise(main_claims)
+        if lines[c.line - 1].startswith("- ")
+        and lines[n.line - 1].startswith("- ")
+        and c.sources
+        and all(cited[s.key_norm] > 1 for s in c.sources)
+        and c.support_note is None
+    )
     # A not-supported verdict standing on its own lines: removing it makes the check "supported".
-    flipped_claim, flipped = next((c, s) for c in main_claims for s in c.sources
-                                  if s.verdict == "not_supported"
-                                  and lines[s.line + 1].startswith("Experimental")
-                                  and lines[s.line + 1].endswith("measured")
-                                  and sum(x.matched for x in c.sources) == 1
-                                  and c.sources_checked == 1)
+    flipped_claim, flipped = next(
+        (c, s)
+        for c in main_claims
+        for s in c.sources
+        if s.verdict == "not_supported"
+        and lines[s.line + 1].startswith("Experimental")
+        and lines[s.line + 1].endswith("measured")
+        and sum(x.matched for x in c.sources) == 1
+        and c.sources_checked == 1
+    )
 
     def edit_page(lines):
         verdict = {flipped.line, flipped.line + 1}  # 0-based: the two lines after the source line
@@ -232,28 +283,43 @@ def test_edited_documents_replace_exactly_what_they_asserted(kb, seeds):
     assert {n[0] for n in removed_nodes - added_nodes} == {"Claim", "Evidence"}
     assert [n[:2] for n in added_nodes - removed_nodes] == [("Evidence", n[1]) for n in added_nodes - removed_nodes]
     # The claim whose verdict flipped changes in place too: its stored status is now supported.
-    flipped_id = one(kb, "MATCH (c:Claim {text: $text}) RETURN c.claim_id AS id, c.status AS status",
-                     text=flipped_claim.text)
+    flipped_id = one(
+        kb, "MATCH (c:Claim {text: $text}) RETURN c.claim_id AS id, c.status AS status", text=flipped_claim.text
+    )
     assert flipped_id["status"] == "supported"
-    assert sorted(n[1][:3] if n[0] == "Document" else n[1] for n in removed_nodes & added_nodes) == sorted([
-        "000", "004", "arxiv:2104.08197", flipped_id["id"]])
+    assert sorted(n[1][:3] if n[0] == "Document" else n[1] for n in removed_nodes & added_nodes) == sorted(
+        ["000", "004", "arxiv:2104.08197", flipped_id["id"]]
+    )
     renamed = one(kb, "MATCH (p:Paper {arxiv_id: '2104.08197'}) RETURN p.title AS title")
     assert renamed["title"] == "A renamed card"
-    assert kb.cypher("""MATCH (:Paper {arxiv_id: '2104.08197'})-[r:CITES]->(:Paper {arxiv_id: '1909.03368'})
-                        RETURN r""") == []
+    assert (
+        kb.cypher("""MATCH (:Paper {arxiv_id: '2104.08197'})-[r:CITES]->(:Paper {arxiv_id: '1909.03368'})
+                        RETURN r""")
+        == []
+    )
     assert one(kb, "MATCH (p:Paper {arxiv_id: '1909.03368'}) RETURN count(p) AS n")["n"] == 1
-    check = one(kb, """MATCH (c:Claim {text: $text})-[r:CHECKED_AGAINST]->(s:Source {key: $key})
+    check = one(
+        kb,
+        """MATCH (c:Claim {text: $text})-[r:CHECKED_AGAINST]->(s:Source {key: $key})
                        RETURN r.verdict AS verdict, r.rationale AS rationale,
                               EXISTS { (s)-[:SUPPORTS]->(c) } AS supports""",
-                text=flipped_claim.text, key=flipped.key_norm)
+        text=flipped_claim.text,
+        key=flipped.key_norm,
+    )
     assert check == {"verdict": "supported", "rationale": None, "supports": True}
     removed_edges = before["relationships"] - after["relationships"]
     added_edges = after["relationships"] - before["relationships"]
     touched = {(e[0][0], e[1], e[2][0]) for e in removed_edges | added_edges}
-    assert touched <= {("Paper", "CITES", "Paper"), ("Paper", "MAKES", "Claim"), ("Claim", "CITES", "Source"),
-                       ("Claim", "CHECKED_AGAINST", "Source"), ("Source", "SUPPORTS", "Claim"),
-                       ("Document", "MENTIONS", "Paper"), ("Document", "MENTIONS", "Claim"),
-                       ("Evidence", "OF", "Paper")}, touched
+    assert touched <= {
+        ("Paper", "CITES", "Paper"),
+        ("Paper", "MAKES", "Claim"),
+        ("Claim", "CITES", "Source"),
+        ("Claim", "CHECKED_AGAINST", "Source"),
+        ("Source", "SUPPORTS", "Claim"),
+        ("Document", "MENTIONS", "Paper"),
+        ("Document", "MENTIONS", "Claim"),
+        ("Evidence", "OF", "Paper"),
+    }, touched
     assert len([e for e in removed_edges if e[1] == "MAKES"]) == 1
     assert len([e for e in added_edges if e[1] == "SUPPORTS"]) == 1
 
@@ -283,8 +349,12 @@ def test_a_document_whose_write_the_server_refuses_is_rejected_and_the_rest_of_i
     finally:
         kb.execute("DROP CONSTRAINT test_source_first_author")
     statuses = {Path(d.path).name: d.status for d in report.documents}
-    assert statuses == {"000_1735f3a73b3029ee.txt": "new", "001_a25ba7e8ad389e6c.txt": "new",
-                        "002_b16a106f53d4a016.txt": "new", "004_75ef50a8eea015b8.txt": "rejected"}
+    assert statuses == {
+        "000_1735f3a73b3029ee.txt": "new",
+        "001_a25ba7e8ad389e6c.txt": "new",
+        "002_b16a106f53d4a016.txt": "new",
+        "004_75ef50a8eea015b8.txt": "rejected",
+    }
     (rejected,) = [d for d in report.documents if d.status == "rejected"]
     assert rejected.error.startswith(f"{seeds / '004_75ef50a8eea015b8.txt'}: not written: ")
     assert "first_author" in rejected.error
@@ -321,8 +391,10 @@ def test_each_run_is_recorded(kb, seeds):
 
 def test_title_lower_follows_the_folded_title(kb, seeds):
     ingest_paths(kb, [seeds])
-    titles = "MATCH (p:Paper) WHERE p.title IS NOT NULL RETURN count(p) AS titled, " \
-             "count(CASE WHEN p.title_lower = toLower(p.title) THEN 1 END) AS lowered"
+    titles = (
+        "MATCH (p:Paper) WHERE p.title IS NOT NULL RETURN count(p) AS titled, "
+        "count(CASE WHEN p.title_lower = toLower(p.title) THEN 1 END) AS lowered"
+    )
     first = one(kb, titles)
     assert first["titled"] > 100 and first["lowered"] == first["titled"]
     card = next(seeds.glob("000_*"))

@@ -13,11 +13,12 @@ import re
 from pathlib import Path
 
 import pytest
-from procs import count, run
 
 from paperkg.ingest.graph import contract
 from paperkg.ingest.run import ingest_paths
 from paperkg.library import UnknownPaper
+
+from procs import count, run
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -25,7 +26,7 @@ HOSTILE = [
     "O'Brien's \"double\" and `backtick` quotes",
     "back\\slash \\n \\t \\' \\\" \\\\ \\u0041",
     "'}) DETACH DELETE n //",
-    "\"}) MATCH (n) DETACH DELETE n //",
+    '"}) MATCH (n) DETACH DELETE n //',
     "`}) MATCH (n) DETACH DELETE n //",
     "x'; MATCH (n) DETACH DELETE n; //",
     "$param {param} $0 ${x} {{x}} %s {0}",
@@ -37,16 +38,25 @@ MEGABYTE = ("\u03b2\u00df-" * 100_000) + ("m" * 700_000)  # 1 MB of text, 1.5 MB
 
 def card(number: int, title: str, abstract: str, item_title: str) -> str:
     """An invented paper card (FORMAT.md A) citing one other invented paper."""
-    return "\n".join([
-        f"# {title}", "",
-        f"arXiv: https://arxiv.org/abs/2101.{number:05d} · HTML: https://mlsanity.com/paper/2101.{number:05d}/", "",
-        "## Key facts", "",
-        "- Cited by 1 papers in the map (data through 14 Oct 2026).", "",
-        "## Built on by (most cited first, 1 of 1)", "",
-        f"- [{item_title}](https://mlsanity.com/paper/2102.{number:05d}/) (2021)", "",
-        "## Abstract (arXiv)", "",
-        abstract,
-    ])
+    return "\n".join(
+        [
+            f"# {title}",
+            "",
+            f"arXiv: https://arxiv.org/abs/2101.{number:05d} · HTML: https://mlsanity.com/paper/2101.{number:05d}/",
+            "",
+            "## Key facts",
+            "",
+            "- Cited by 1 papers in the map (data through 14 Oct 2026).",
+            "",
+            "## Built on by (most cited first, 1 of 1)",
+            "",
+            f"- [{item_title}](https://mlsanity.com/paper/2102.{number:05d}/) (2021)",
+            "",
+            "## Abstract (arXiv)",
+            "",
+            abstract,
+        ]
+    )
 
 
 def page(seed_page: list[str], number: int, title: str, claim: str, quote: str) -> str:
@@ -76,14 +86,20 @@ def test_hostile_titles_abstracts_and_list_items_of_cards_are_stored_verbatim(kb
     report = ingest_paths(kb, [tmp_path])
     assert report.totals["new"] == len(HOSTILE) and report.ok
     for number, text in enumerate(HOSTILE):
-        subject = one(kb, "MATCH (p:Paper {arxiv_id: $id}) RETURN p.title AS title, p.abstract AS abstract",
-                      id=f"2101.{number:05d}")
+        subject = one(
+            kb,
+            "MATCH (p:Paper {arxiv_id: $id}) RETURN p.title AS title, p.abstract AS abstract",
+            id=f"2101.{number:05d}",
+        )
         assert subject == {"title": text, "abstract": "Abstract: " + text}
-        cited = one(kb, "MATCH (:Paper {arxiv_id: $id})<-[:CITES]-(p:Paper) RETURN p.title AS title",
-                    id=f"2101.{number:05d}")
+        cited = one(
+            kb, "MATCH (:Paper {arxiv_id: $id})<-[:CITES]-(p:Paper) RETURN p.title AS title", id=f"2101.{number:05d}"
+        )
         assert cited["title"] == "Cited: " + text
         # Looked up by the hostile value itself, as a parameter.
-        assert one(kb, "MATCH (p:Paper {title: $title}) RETURN p.arxiv_id AS id", title=text)["id"] == f"2101.{number:05d}"
+        assert (
+            one(kb, "MATCH (p:Paper {title: $title}) RETURN p.arxiv_id AS id", title=text)["id"] == f"2101.{number:05d}"
+        )
     # Nothing was deleted or added by any of it: two papers per card, one edge each.
     assert count(kb, "Paper") == 2 * len(HOSTILE) and count(kb, "Document") == len(HOSTILE)
     assert one(kb, "MATCH ()-[r:CITES]->() RETURN count(r) AS n")["n"] == len(HOSTILE)
@@ -93,12 +109,18 @@ def test_hostile_page_titles_claims_and_quotes_are_stored_verbatim(kb, tmp_path,
     texts = HOSTILE[:5] + HOSTILE[7:8]  # a few, each page is the 275 KB seed
     for number, text in enumerate(texts):
         (tmp_path / f"page{number}.txt").write_text(
-            page(seed_page, number, "Title " + text, "Claim " + text, "Quote " + text))
+            page(seed_page, number, "Title " + text, "Claim " + text, "Quote " + text)
+        )
     report = ingest_paths(kb, [tmp_path])
     assert report.ok, [d.error for d in report.documents if d.error]
     for number, text in enumerate(texts):
-        row = one(kb, """MATCH (p:Paper {arxiv_id: $id})-[:MAKES]->(c:Claim {text: $claim})
-                         RETURN p.title AS title, c.quotes AS quotes""", id=f"2103.{number:05d}", claim="Claim " + text)
+        row = one(
+            kb,
+            """MATCH (p:Paper {arxiv_id: $id})-[:MAKES]->(c:Claim {text: $claim})
+                         RETURN p.title AS title, c.quotes AS quotes""",
+            id=f"2103.{number:05d}",
+            claim="Claim " + text,
+        )
         assert row == {"title": "Title " + text, "quotes": ["Quote " + text]}
 
 
@@ -111,8 +133,11 @@ def test_megabyte_title_abstract_claim_and_quote_round_trip(kb, tmp_path, seed_p
     assert row["title"] == "T " + MEGABYTE and row["abstract"] == "A " + MEGABYTE
     assert [r["arxiv_id"] for r in kb.query("find_papers", text="T \u0392\u00df-\u03b2")] == ["2101.00001"]
     assert one(kb, "MATCH (p:Paper {arxiv_id: '2102.00001'}) RETURN p.title AS t")["t"] == "I " + MEGABYTE
-    row = one(kb, "MATCH (p:Paper {arxiv_id: '2103.00001'})-[:MAKES]->(c:Claim) WHERE c.text STARTS WITH 'C '"
-                  " RETURN p.title AS title, c.text AS text, c.quotes AS quotes")
+    row = one(
+        kb,
+        "MATCH (p:Paper {arxiv_id: '2103.00001'})-[:MAKES]->(c:Claim) WHERE c.text STARTS WITH 'C '"
+        " RETURN p.title AS title, c.text AS text, c.quotes AS quotes",
+    )
     assert row == {"title": "P " + MEGABYTE, "text": "C " + MEGABYTE, "quotes": ["Q " + MEGABYTE]}
     # The normalised title is a key Neo4j can index: a shortened form, still unique to the title.
     norm = one(kb, "MATCH (p:Paper {arxiv_id: '2101.00001'}) RETURN p.title_norm AS norm")["norm"]
@@ -133,8 +158,7 @@ def test_nul_byte_in_a_document_is_a_clean_rejection_naming_file_and_line(kb, tm
     assert count(kb, "Document") == 1
 
 
-@pytest.mark.parametrize("value", HOSTILE + ["nul \u0000 byte", "\u0000", MEGABYTE],
-                         ids=lambda v: repr(v[:12]))
+@pytest.mark.parametrize("value", HOSTILE + ["nul \u0000 byte", "\u0000", MEGABYTE], ids=lambda v: repr(v[:12]))
 def test_parameter_values_come_back_verbatim_and_change_nothing(kb, value):
     kb.execute("CREATE (:Paper {paper_id: 'p1', title: 'kept'})")
     assert one(kb, "RETURN $value AS value", value=value)["value"] == value
@@ -199,13 +223,23 @@ def formatted_cypher(tree: ast.AST) -> list[tuple[int, str]]:
     found = []
     for node in ast.walk(tree):
         built = None
-        if isinstance(node, ast.JoinedStr) and any(isinstance(v, ast.FormattedValue) for v in node.values):
-            built = node
-        elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mod, ast.Add)) and (
-                isinstance(node.left, (ast.Constant, ast.JoinedStr)) or isinstance(node.right, (ast.Constant, ast.JoinedStr))):
-            built = node
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("format", "format_map")
-              and isinstance(node.func.value, (ast.Constant, ast.JoinedStr))):
+        if (
+            (isinstance(node, ast.JoinedStr) and any(isinstance(v, ast.FormattedValue) for v in node.values))
+            or (
+                isinstance(node, ast.BinOp)
+                and isinstance(node.op, (ast.Mod, ast.Add))
+                and (
+                    isinstance(node.left, (ast.Constant, ast.JoinedStr))
+                    or isinstance(node.right, (ast.Constant, ast.JoinedStr))
+                )
+            )
+            or (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("format", "format_map")
+                and isinstance(node.func.value, (ast.Constant, ast.JoinedStr))
+            )
+        ):
             built = node
         if built is not None and CYPHER_WORD.search(_constant_text(built)):
             found.append((node.lineno, ast.unparse(node)[:120]))
@@ -221,8 +255,11 @@ def test_scan_finds_formatted_cypher_in_a_planted_example():
 def test_no_value_is_formatted_into_cypher_in_the_python_code():
     files = python_files()
     assert {"db.py", "run.py", "write.py", "lock.py", "library.py", "admin_import.py"} <= {p.name for p in files}
-    found = {f"{path.relative_to(ROOT)}:{line}: {text}"
-             for path in files for line, text in formatted_cypher(ast.parse(path.read_text(), str(path)))}
+    found = {
+        f"{path.relative_to(ROOT)}:{line}: {text}"
+        for path in files
+        for line, text in formatted_cypher(ast.parse(path.read_text(), str(path)))
+    }
     assert found == set()
 
 
@@ -241,7 +278,9 @@ REL_TYPE = re.compile(r"\[\s*[A-Za-z_]?\w*\s*:\s*([A-Za-z_|:!&\s]+?)\s*[\]*{]")
 
 def labels_and_types(text: str) -> tuple[set[str], set[str]]:
     body = _cypher_body(text)
-    types = {part.strip() for match in REL_TYPE.finditer(body) for part in re.split(r"[|:!&]", match[1]) if part.strip()}
+    types = {
+        part.strip() for match in REL_TYPE.finditer(body) for part in re.split(r"[|:!&]", match[1]) if part.strip()
+    }
     body = re.sub(r"-\[[^\[\]]*\]-", "--", body)  # relationship patterns read, labels remain
     labels: set[str] = set()
     for match in NODE_LABEL.finditer(body):
@@ -254,7 +293,8 @@ def labels_and_types(text: str) -> tuple[set[str], set[str]]:
 def test_label_and_type_scan_reads_patterns():
     labels, types = labels_and_types(
         "MATCH (a:Paper)-[r:CITES|MAKES*1..3]->(:Claim:Source {x: 'y:Z'}) WHERE b:Document "
-        "// (n:Commented)\nRETURN [(a)-[:REFERS_TO]->(p) | p], {k: v}")
+        "// (n:Commented)\nRETURN [(a)-[:REFERS_TO]->(p) | p], {k: v}"
+    )
     assert labels == {"Paper", "Claim", "Source", "Document"} and types == {"CITES", "MAKES", "REFERS_TO"}
 
 
@@ -275,7 +315,11 @@ def test_cypher_files_use_only_the_fixed_labels_and_relationship_types():
 def test_cypher_in_python_uses_only_the_fixed_labels_and_types():
     for path in python_files():
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and CYPHER_WORD.search(node.value) \
-                    and re.search(r"[(\[]", node.value):
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and CYPHER_WORD.search(node.value)
+                and re.search(r"[(\[]", node.value)
+            ):
                 labels, types = labels_and_types(node.value)
                 assert labels <= LABELS and types <= TYPES, f"{path.name}:{node.lineno}: {labels} {types}"

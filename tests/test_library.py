@@ -62,12 +62,16 @@ def write_library(directory: Path, **files: str) -> Path:
 
 # -- loading -----------------------------------------------------------------------------
 
+
 def test_library_loads_from_the_package_not_the_working_directory(tmp_path, monkeypatch):
     (tmp_path / "queries").mkdir()
     write_library(tmp_path / "queries", broken="// nothing")
     monkeypatch.chdir(tmp_path)
-    assert load_library().names == LIBRARY.names == sorted(path.stem for path in QUERY_FILES
-                                                           if not path.stem.startswith("_"))
+    assert (
+        load_library().names
+        == LIBRARY.names
+        == sorted(path.stem for path in QUERY_FILES if not path.stem.startswith("_"))
+    )
 
 
 def test_internal_queries_are_not_public():
@@ -78,43 +82,73 @@ def test_internal_queries_are_not_public():
 
 def test_a_loaded_query_keeps_its_header(tmp_path):
     (query,) = load_library(write_library(tmp_path, counting=COUNTING))
-    assert (query.name, query.description, query.columns[0].name, dict(query.browser)) == \
-        ("counting", "Counts papers, so the tests can see how the loader reads a header and its parameters.",
-         "n", {"limit": 10})
+    assert (query.name, query.description, query.columns[0].name, dict(query.browser)) == (
+        "counting",
+        "Counts papers, so the tests can see how the loader reads a header and its parameters.",
+        "n",
+        {"limit": 10},
+    )
     assert (query.params[0].minimum, query.params[0].maximum, query.params[0].default) == (1, None, 10)
     assert query.text == "MATCH (p:Paper) RETURN count(p) AS n LIMIT $limit"
 
 
 def test_duplicate_names_are_rejected(tmp_path):
     write_library(tmp_path, first=COUNTING, second=COUNTING)
-    with pytest.raises(LibraryError, match="two queries are named 'counting': first.cypher and second.cypher"):
+    with pytest.raises(
+        LibraryError, match=re.escape("two queries are named 'counting': first.cypher and second.cypher")
+    ):
         load_library(tmp_path)
 
 
-@pytest.mark.parametrize(("old", "new", "problem"), [
-    ("// name: counting\n", "", "q.cypher:1: the header must open with `// name: <name>`"),
-    ("// Counts papers, so the tests can see how the loader reads a header and its parameters.\n", "",
-     "q.cypher:2: the description is missing"),
-    ("limit: integer 1.. = 10", "limit: number = 10", "q.cypher:4: unknown type 'number'"),
-    ("limit: integer 1.. = 10", "limit: integer 1.. = ten", "q.cypher:4: bad default: not a literal: 'ten'"),
-    ("limit: integer 1.. = 10", "limit: integer 1.. = 0", "q.cypher:4: bad default: counting: parameter 'limit' "
-                                                          "must be in 1.., got 0"),
-    ("limit: integer 1.. = 10", "limit: string 1.. = 10", "q.cypher:4: only integer and float parameters take bounds"),
-    ("limit: integer 1.. = 10", "limit: integer {a|b} = 10", "q.cypher:4: only string parameters take a list"),
-    ("// param limit", "// param limit: integer = 1 — again\n// param limit", "q.cypher:5: parameter 'limit' is "
-                                                                             "declared twice"),
-    ("// :param limit => 10;\n", "", "no `:param` line for limit"),
-    ("// :param limit => 10;", "// :param limit => 10;\n// :param depth => 2;", "q.cypher:10: :param line for "
-                                                                                "undeclared parameter 'depth'"),
-    ("// :param limit => 10;", "// :param limit => 'ten';", "q.cypher:9: bad :param value: counting: parameter "
-                                                            "'limit' must be an integer, got 'ten'"),
-    ("LIMIT $limit", "LIMIT $limit + $depth", "the Cypher uses undeclared parameters: depth"),
-    ("LIMIT $limit", "LIMIT 5 // $limit in a comment is not a use", "declared parameters the Cypher never uses: "
-                                                                   "limit"),
-    ("// column n — how many papers there are\n", "", "the header declares no columns"),
-    ("MATCH (p:Paper) RETURN count(p) AS n LIMIT $limit\n", "", "the query has no Cypher after its header"),
-    ("// column n", "// returns: n\n// column n", "q.cypher:6: unrecognised header line: 'returns: n'"),
-])
+@pytest.mark.parametrize(
+    ("old", "new", "problem"),
+    [
+        ("// name: counting\n", "", "q.cypher:1: the header must open with `// name: <name>`"),
+        (
+            "// Counts papers, so the tests can see how the loader reads a header and its parameters.\n",
+            "",
+            "q.cypher:2: the description is missing",
+        ),
+        ("limit: integer 1.. = 10", "limit: number = 10", "q.cypher:4: unknown type 'number'"),
+        ("limit: integer 1.. = 10", "limit: integer 1.. = ten", "q.cypher:4: bad default: not a literal: 'ten'"),
+        (
+            "limit: integer 1.. = 10",
+            "limit: integer 1.. = 0",
+            "q.cypher:4: bad default: counting: parameter 'limit' must be in 1.., got 0",
+        ),
+        (
+            "limit: integer 1.. = 10",
+            "limit: string 1.. = 10",
+            "q.cypher:4: only integer and float parameters take bounds",
+        ),
+        ("limit: integer 1.. = 10", "limit: integer {a|b} = 10", "q.cypher:4: only string parameters take a list"),
+        (
+            "// param limit",
+            "// param limit: integer = 1 — again\n// param limit",
+            "q.cypher:5: parameter 'limit' is declared twice",
+        ),
+        ("// :param limit => 10;\n", "", "no `:param` line for limit"),
+        (
+            "// :param limit => 10;",
+            "// :param limit => 10;\n// :param depth => 2;",
+            "q.cypher:10: :param line for undeclared parameter 'depth'",
+        ),
+        (
+            "// :param limit => 10;",
+            "// :param limit => 'ten';",
+            "q.cypher:9: bad :param value: counting: parameter 'limit' must be an integer, got 'ten'",
+        ),
+        ("LIMIT $limit", "LIMIT $limit + $depth", "the Cypher uses undeclared parameters: depth"),
+        (
+            "LIMIT $limit",
+            "LIMIT 5 // $limit in a comment is not a use",
+            "declared parameters the Cypher never uses: limit",
+        ),
+        ("// column n — how many papers there are\n", "", "the header declares no columns"),
+        ("MATCH (p:Paper) RETURN count(p) AS n LIMIT $limit\n", "", "the query has no Cypher after its header"),
+        ("// column n", "// returns: n\n// column n", "q.cypher:6: unrecognised header line: 'returns: n'"),
+    ],
+)
 def test_malformed_headers_are_rejected_naming_file_and_line(tmp_path, old, new, problem):
     assert old in COUNTING
     write_library(tmp_path, q=COUNTING.replace(old, new, 1))
@@ -124,40 +158,68 @@ def test_malformed_headers_are_rejected_naming_file_and_line(tmp_path, old, new,
 
 
 def test_queries_taking_papers_need_the_resolver(tmp_path):
-    takes_paper = COUNTING.replace("param limit: integer 1.. = 10", "param limit: paper").replace(
-        ":param limit => 10", ":param limit => 'x'").replace("LIMIT $limit", "WHERE $limit IS NOT NULL")
-    with pytest.raises(LibraryError, match="queries take papers but _resolve_paper.cypher is missing"):
+    takes_paper = (
+        COUNTING.replace("param limit: integer 1.. = 10", "param limit: paper")
+        .replace(":param limit => 10", ":param limit => 'x'")
+        .replace("LIMIT $limit", "WHERE $limit IS NOT NULL")
+    )
+    with pytest.raises(LibraryError, match=re.escape("queries take papers but _resolve_paper.cypher is missing")):
         load_library(write_library(tmp_path, q=takes_paper))
 
 
 # -- parameters --------------------------------------------------------------------------
 
+
 def test_defaults_fill_in_what_is_not_given():
-    assert LIBRARY.get("ancestors").bind({"paper": "2005.00719"}) == {"paper": "2005.00719", "depth": 2, "since": None,
-                                                                 "until": None, "limit": 100}
-    assert LIBRARY.get("unsupported_claims").bind({}) == \
-        {"paper": None, "kind": None, "substantial_only": False, "limit": 100}
+    assert LIBRARY.get("ancestors").bind({"paper": "2005.00719"}) == {
+        "paper": "2005.00719",
+        "depth": 2,
+        "since": None,
+        "until": None,
+        "limit": 100,
+    }
+    assert LIBRARY.get("unsupported_claims").bind({}) == {
+        "paper": None,
+        "kind": None,
+        "substantial_only": False,
+        "limit": 100,
+    }
 
 
-@pytest.mark.parametrize(("name", "params", "message"), [
-    ("ancestors", {}, "ancestors needs parameter 'paper' (paper: the paper whose lineage to follow"),
-    ("ancestors", {"paper": "x", "dept": 2}, "ancestors has no parameter 'dept' (its parameters: paper, depth, since, "
-     "until, limit)"),
-    ("ancestors", {"paper": "x", "depth": "3"}, "ancestors: parameter 'depth' must be an integer, got '3'"),
-    ("ancestors", {"paper": "x", "depth": True}, "ancestors: parameter 'depth' must be an integer, got True"),
-    ("ancestors", {"paper": "x", "depth": 2.0}, "ancestors: parameter 'depth' must be an integer, got 2.0"),
-    ("ancestors", {"paper": "x", "depth": 6}, "ancestors: parameter 'depth' must be in 1..5, got 6"),
-    ("ancestors", {"paper": "x", "limit": 0}, "ancestors: parameter 'limit' must be in 1.., got 0"),
-    ("ancestors", {"paper": 2005.00719}, "ancestors: parameter 'paper' must be a paper, got 2005.00719"),
-    ("ancestors", {"paper": " "}, "ancestors: parameter 'paper' must name a paper"),
-    ("ancestors", {"paper": None}, "ancestors: parameter 'paper' needs a value (paper)"),
-    ("unsupported_claims", {"kind": "premise"},
-     "unsupported_claims: parameter 'kind' must be one of Premise, Interpretation; got 'premise'"),
-    ("unsupported_claims", {"substantial_only": "yes"},
-     "unsupported_claims: parameter 'substantial_only' must be a boolean, got 'yes'"),
-    ("unsupported_claims", {"substantial_only": 1},
-     "unsupported_claims: parameter 'substantial_only' must be a boolean, got 1"),
-])
+@pytest.mark.parametrize(
+    ("name", "params", "message"),
+    [
+        ("ancestors", {}, "ancestors needs parameter 'paper' (paper: the paper whose lineage to follow"),
+        (
+            "ancestors",
+            {"paper": "x", "dept": 2},
+            "ancestors has no parameter 'dept' (its parameters: paper, depth, since, until, limit)",
+        ),
+        ("ancestors", {"paper": "x", "depth": "3"}, "ancestors: parameter 'depth' must be an integer, got '3'"),
+        ("ancestors", {"paper": "x", "depth": True}, "ancestors: parameter 'depth' must be an integer, got True"),
+        ("ancestors", {"paper": "x", "depth": 2.0}, "ancestors: parameter 'depth' must be an integer, got 2.0"),
+        ("ancestors", {"paper": "x", "depth": 6}, "ancestors: parameter 'depth' must be in 1..5, got 6"),
+        ("ancestors", {"paper": "x", "limit": 0}, "ancestors: parameter 'limit' must be in 1.., got 0"),
+        ("ancestors", {"paper": 2005.00719}, "ancestors: parameter 'paper' must be a paper, got 2005.00719"),
+        ("ancestors", {"paper": " "}, "ancestors: parameter 'paper' must name a paper"),
+        ("ancestors", {"paper": None}, "ancestors: parameter 'paper' needs a value (paper)"),
+        (
+            "unsupported_claims",
+            {"kind": "premise"},
+            "unsupported_claims: parameter 'kind' must be one of Premise, Interpretation; got 'premise'",
+        ),
+        (
+            "unsupported_claims",
+            {"substantial_only": "yes"},
+            "unsupported_claims: parameter 'substantial_only' must be a boolean, got 'yes'",
+        ),
+        (
+            "unsupported_claims",
+            {"substantial_only": 1},
+            "unsupported_claims: parameter 'substantial_only' must be a boolean, got 1",
+        ),
+    ],
+)
 def test_bad_calls_fail_before_running_naming_the_parameter(name, params, message):
     with pytest.raises(QueryError) as error:
         LIBRARY.run(None, name, **params)  # no knowledge base: nothing may reach Neo4j
@@ -170,8 +232,11 @@ def test_an_unknown_query_suggests_a_near_name():
 
 
 def test_float_parameters_take_integers_as_floats(tmp_path):
-    ratio = COUNTING.replace("limit: integer 1.. = 10", "ratio: float 0..1 = 0.5").replace(
-        ":param limit => 10", ":param ratio => 0.5").replace("LIMIT $limit", "WHERE rand() < $ratio")
+    ratio = (
+        COUNTING.replace("limit: integer 1.. = 10", "ratio: float 0..1 = 0.5")
+        .replace(":param limit => 10", ":param ratio => 0.5")
+        .replace("LIMIT $limit", "WHERE rand() < $ratio")
+    )
     (query,) = load_library(write_library(tmp_path, q=ratio))
     assert query.bind({"ratio": 1}) == {"ratio": 1.0} and isinstance(query.bind({"ratio": 1})["ratio"], float)
     assert query.parse_cli(["ratio=0.25"]) == {"ratio": 0.25}
@@ -181,23 +246,30 @@ def test_float_parameters_take_integers_as_floats(tmp_path):
 
 def test_command_line_values_are_converted_by_type():
     assert LIBRARY.get("ancestors").parse_cli(["paper=2005.00719", "depth=3"]) == {"paper": "2005.00719", "depth": 3}
-    assert LIBRARY.get("unsupported_claims").parse_cli(["substantial_only=yes", "kind=Premise"]) == \
-        {"substantial_only": True, "kind": "Premise"}
+    assert LIBRARY.get("unsupported_claims").parse_cli(["substantial_only=yes", "kind=Premise"]) == {
+        "substantial_only": True,
+        "kind": "Premise",
+    }
     assert LIBRARY.get("find_papers").parse_cli(["text=a=b"]) == {"text": "a=b"}
 
 
-@pytest.mark.parametrize(("text", "value"), [("true", True), ("True", True), ("yes", True), ("1", True),
-                                             ("false", False), ("NO", False), ("0", False)])
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("true", True), ("True", True), ("yes", True), ("1", True), ("false", False), ("NO", False), ("0", False)],
+)
 def test_command_line_booleans(text, value):
     assert LIBRARY.get("uncited_claims").parse_cli([f"substantial_only={text}"]) == {"substantial_only": value}
 
 
-@pytest.mark.parametrize(("pairs", "message"), [
-    (["depth=three"], "ancestors: parameter 'depth' must be an integer, got 'three'"),
-    (["depth"], "ancestors: expected KEY=VALUE, got 'depth'"),
-    (["depth=1", "depth=2"], "ancestors: parameter 'depth' given twice"),
-    (["dept=1"], "ancestors has no parameter 'dept'"),
-])
+@pytest.mark.parametrize(
+    ("pairs", "message"),
+    [
+        (["depth=three"], "ancestors: parameter 'depth' must be an integer, got 'three'"),
+        (["depth"], "ancestors: expected KEY=VALUE, got 'depth'"),
+        (["depth=1", "depth=2"], "ancestors: parameter 'depth' given twice"),
+        (["dept=1"], "ancestors has no parameter 'dept'"),
+    ],
+)
 def test_command_line_values_refused(pairs, message):
     with pytest.raises(QueryError) as error:
         LIBRARY.get("ancestors").parse_cli(pairs)
@@ -206,41 +278,60 @@ def test_command_line_values_refused(pairs, message):
 
 # -- papers as people write them ---------------------------------------------------------
 
-@pytest.mark.parametrize(("text", "keys"), [
-    ("2106.00007", ("2106.00007", None)),
-    ("arXiv:2106.00007v3", ("2106.00007", None)),
-    ("https://arxiv.org/pdf/2106.00007v1.pdf", ("2106.00007", None)),
-    ("10.48550/arXiv.2106.00007", ("2106.00007", "10.48550/arxiv.2106.00007")),
-    ("hep-th/9901001v2", ("hep-th/9901001", None)),
-    ("DOI: 10.5555/Zeta.2020", (None, "10.5555/zeta.2020")),
-    ("title:7e1a9c", (None, None)),
-])
+
+@pytest.mark.parametrize(
+    ("text", "keys"),
+    [
+        ("2106.00007", ("2106.00007", None)),
+        ("arXiv:2106.00007v3", ("2106.00007", None)),
+        ("https://arxiv.org/pdf/2106.00007v1.pdf", ("2106.00007", None)),
+        ("10.48550/arXiv.2106.00007", ("2106.00007", "10.48550/arxiv.2106.00007")),
+        ("hep-th/9901001v2", ("hep-th/9901001", None)),
+        ("DOI: 10.5555/Zeta.2020", (None, "10.5555/zeta.2020")),
+        ("title:7e1a9c", (None, None)),
+    ],
+)
 def test_paper_keys(text, keys):
     assert paper_keys(text) == {"text": text, "arxiv_id": keys[0], "doi": keys[1]}
 
 
-@pytest.mark.parametrize("text", [
-    "2106.00007", " 2106.00007 ", "2106.00007v3", "arxiv:2106.00007", "arXiv:2106.00007", "ARXIV: 2106.00007",
-    "https://arxiv.org/abs/2106.00007", "http://arxiv.org/abs/2106.00007v2", "arxiv.org/abs/2106.00007",
-    "https://arxiv.org/pdf/2106.00007v1.pdf", "10.48550/arXiv.2106.00007", "doi:10.48550/ARXIV.2106.00007",
-    "https://doi.org/10.48550/arXiv.2106.00007",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2106.00007",
+        " 2106.00007 ",
+        "2106.00007v3",
+        "arxiv:2106.00007",
+        "arXiv:2106.00007",
+        "ARXIV: 2106.00007",
+        "https://arxiv.org/abs/2106.00007",
+        "http://arxiv.org/abs/2106.00007v2",
+        "arxiv.org/abs/2106.00007",
+        "https://arxiv.org/pdf/2106.00007v1.pdf",
+        "10.48550/arXiv.2106.00007",
+        "doi:10.48550/ARXIV.2106.00007",
+        "https://doi.org/10.48550/arXiv.2106.00007",
+    ],
+)
 def test_an_arxiv_paper_written_any_way_resolves(papers, text):
     assert LIBRARY.resolve_paper(papers, text) == "arxiv:2106.00007"
 
 
-@pytest.mark.parametrize(("text", "paper_id"), [
-    ("10.5555/zeta.2020", "doi:10.5555/zeta.2020"),
-    ("10.5555/ZETA.2020", "doi:10.5555/zeta.2020"),
-    ("doi:10.5555/Zeta.2020", "doi:10.5555/zeta.2020"),
-    ("DOI: 10.5555/zeta.2020", "doi:10.5555/zeta.2020"),
-    ("https://doi.org/10.5555/zeta.2020", "doi:10.5555/zeta.2020"),
-    ("https://dx.doi.org/10.5555/ZETA.2020", "doi:10.5555/zeta.2020"),
-    ("title:7e1a9c", "title:7e1a9c"),
-    ("hep-th/9901001", "arxiv:hep-th/9901001"),
-    ("arXiv:hep-th/9901001v1", "arxiv:hep-th/9901001"),
-    ("https://arxiv.org/abs/hep-th/9901001", "arxiv:hep-th/9901001"),
-])
+@pytest.mark.parametrize(
+    ("text", "paper_id"),
+    [
+        ("10.5555/zeta.2020", "doi:10.5555/zeta.2020"),
+        ("10.5555/ZETA.2020", "doi:10.5555/zeta.2020"),
+        ("doi:10.5555/Zeta.2020", "doi:10.5555/zeta.2020"),
+        ("DOI: 10.5555/zeta.2020", "doi:10.5555/zeta.2020"),
+        ("https://doi.org/10.5555/zeta.2020", "doi:10.5555/zeta.2020"),
+        ("https://dx.doi.org/10.5555/ZETA.2020", "doi:10.5555/zeta.2020"),
+        ("title:7e1a9c", "title:7e1a9c"),
+        ("hep-th/9901001", "arxiv:hep-th/9901001"),
+        ("arXiv:hep-th/9901001v1", "arxiv:hep-th/9901001"),
+        ("https://arxiv.org/abs/hep-th/9901001", "arxiv:hep-th/9901001"),
+    ],
+)
 def test_a_doi_or_paper_id_resolves(papers, text, paper_id):
     assert LIBRARY.resolve_paper(papers, text) == paper_id
 
@@ -248,8 +339,10 @@ def test_a_doi_or_paper_id_resolves(papers, text, paper_id):
 def test_an_unknown_paper_is_a_clear_error(papers):
     with pytest.raises(UnknownPaper) as error:
         papers.query("ancestors", paper="arXiv:9999.99999")
-    assert str(error.value) == ("no paper matches 'arXiv:9999.99999' (looked up as paper_id, arxiv_id 9999.99999); "
-                                "give an arXiv id, a DOI or a paper_id of an ingested paper")
+    assert str(error.value) == (
+        "no paper matches 'arXiv:9999.99999' (looked up as paper_id, arxiv_id 9999.99999); "
+        "give an arXiv id, a DOI or a paper_id of an ingested paper"
+    )
 
 
 INJECTION = "'}) DETACH DELETE n //"
@@ -267,8 +360,14 @@ def test_values_that_look_like_cypher_are_data(papers, capsys):
     assert papers.stats() == before and before["nodes"]["Paper"] == 4
 
 
-@pytest.mark.parametrize("statement", ["CREATE (:Paper {paper_id: 'sneaked in'})", "MATCH (n) DETACH DELETE n",
-                                       "MATCH (p:Paper) SET p.title = 'changed'"])
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "CREATE (:Paper {paper_id: 'sneaked in'})",
+        "MATCH (n) DETACH DELETE n",
+        "MATCH (p:Paper) SET p.title = 'changed'",
+    ],
+)
 def test_ad_hoc_cypher_refuses_writes_and_changes_nothing(papers, statement):
     before = papers.cypher("MATCH (p:Paper) RETURN p.paper_id AS id, p.title AS title ORDER BY id")
     with pytest.raises(ClientError) as error:
@@ -279,8 +378,10 @@ def test_ad_hoc_cypher_refuses_writes_and_changes_nothing(papers, statement):
 
 
 def test_library_queries_run_with_read_access(tmp_path, papers):
-    writing = COUNTING.replace("MATCH (p:Paper) RETURN count(p) AS n LIMIT $limit",
-                               "CREATE (p:Paper {paper_id: 'written'}) RETURN count(p) AS n LIMIT $limit")
+    writing = COUNTING.replace(
+        "MATCH (p:Paper) RETURN count(p) AS n LIMIT $limit",
+        "CREATE (p:Paper {paper_id: 'written'}) RETURN count(p) AS n LIMIT $limit",
+    )
     with pytest.raises(ClientError, match="Writing in read access mode not allowed"):
         load_library(write_library(tmp_path, q=writing)).run(papers, "counting")
     assert papers.cypher("MATCH (p:Paper {paper_id: 'written'}) RETURN p") == []
@@ -289,8 +390,9 @@ def test_library_queries_run_with_read_access(tmp_path, papers):
 @pytest.mark.parametrize("file", sorted(EVERY_QUERY), ids=lambda f: f.removesuffix(".cypher"))
 def test_every_query_runs_on_an_empty_graph(kb, file):
     query = EVERY_QUERY[file]
-    records, _, keys = kb.driver.execute_query(query.text, dict(query.browser), database_=kb.database,
-                                               routing_=RoutingControl.READ)
+    records, _, keys = kb.driver.execute_query(
+        query.text, dict(query.browser), database_=kb.database, routing_=RoutingControl.READ
+    )
     assert (records, keys) == ([], [c.name for c in query.columns])
     if not any(p.type == "paper" and p.required for p in query.params) and not query.internal:
         assert kb.query(query.name, **{p.name: query.browser[p.name] for p in query.params if p.required}) == []
@@ -298,41 +400,50 @@ def test_every_query_runs_on_an_empty_graph(kb, file):
 
 # -- results -----------------------------------------------------------------------------
 
-ROWS = Result([{"title": "Eta Graphs", "year": 2021, "posted": date(2021, 6, 1), "tags": ["a", "b"], "doi": None},
-               {"title": "A title, with a comma", "year": 1999, "posted": None, "tags": [], "doi": "10.1/x"}],
-              ["title", "year", "posted", "tags", "doi"])
+ROWS = Result(
+    [
+        {"title": "Eta Graphs", "year": 2021, "posted": date(2021, 6, 1), "tags": ["a", "b"], "doi": None},
+        {"title": "A title, with a comma", "year": 1999, "posted": None, "tags": [], "doi": "10.1/x"},
+    ],
+    ["title", "year", "posted", "tags", "doi"],
+)
 
 
 def test_result_as_json_has_iso_dates():
     assert json.loads(ROWS.render("json")) == [
         {"title": "Eta Graphs", "year": 2021, "posted": "2021-06-01", "tags": ["a", "b"], "doi": None},
-        {"title": "A title, with a comma", "year": 1999, "posted": None, "tags": [], "doi": "10.1/x"}]
+        {"title": "A title, with a comma", "year": 1999, "posted": None, "tags": [], "doi": "10.1/x"},
+    ]
 
 
 def test_result_as_csv():
     assert list(csv.reader(io.StringIO(ROWS.render("csv")))) == [
         ["title", "year", "posted", "tags", "doi"],
         ["Eta Graphs", "2021", "2021-06-01", '["a", "b"]', ""],
-        ["A title, with a comma", "1999", "", "[]", "10.1/x"]]
+        ["A title, with a comma", "1999", "", "[]", "10.1/x"],
+    ]
 
 
 def test_result_as_table():
     assert ROWS.render("table").splitlines() == [
         "title                  year  posted      tags        doi",
         "---------------------  ----  ----------  ----------  ------",
-        "Eta Graphs             2021  2021-06-01  [\"a\", \"b\"]",
+        'Eta Graphs             2021  2021-06-01  ["a", "b"]',
         "A title, with a comma  1999              []          10.1/x",
         "(2 rows)",
     ]
 
 
-CLAIM = ("Synthetic soil textures are enough to train a root tip detector without field labels, and more "
-         "words follow so that the claim needs more lines than a cell shows")
+CLAIM = (
+    "Synthetic soil textures are enough to train a root tip detector without field labels, and more "
+    "words follow so that the claim needs more lines than a cell shows"
+)
 
 
 def test_a_table_fits_its_width_wrapping_prose_and_keeping_identifiers_whole():
-    rows = Result([{"claim_id": "claim:b639efd1430e603c7113", "claim": CLAIM, "checked": 1}],
-                  ["claim_id", "claim", "checked"])
+    rows = Result(
+        [{"claim_id": "claim:b639efd1430e603c7113", "claim": CLAIM, "checked": 1}], ["claim_id", "claim", "checked"]
+    )
     lines = rows.to_table(width=60).splitlines()
     assert max(map(len, lines)) <= 60
     assert lines[2].startswith("claim:b639efd1430e603c7113  Synthetic soil")  # the identifier is whole
@@ -344,10 +455,17 @@ def test_a_table_fits_its_width_wrapping_prose_and_keeping_identifiers_whole():
 
 
 def test_a_table_shows_an_untitled_work_by_its_identifier_and_json_keeps_null():
-    rows = Result([{"title": None, "doi": "10.55123/pm.2019.0208", "paper_id": "doi:10.55123/pm.2019.0208"},
-                   {"title": None, "doi": None, "paper_id": "title:f16ff8b35dc2c40d"}], ["title", "doi", "paper_id"])
+    rows = Result(
+        [
+            {"title": None, "doi": "10.55123/pm.2019.0208", "paper_id": "doi:10.55123/pm.2019.0208"},
+            {"title": None, "doi": None, "paper_id": "title:f16ff8b35dc2c40d"},
+        ],
+        ["title", "doi", "paper_id"],
+    )
     assert [line.split("  ")[0] for line in rows.to_table(width=120).splitlines()[2:4]] == [
-        "(doi:10.55123/pm.2019.0208)", "(title:f16ff8b35dc2c40d)"]
+        "(doi:10.55123/pm.2019.0208)",
+        "(title:f16ff8b35dc2c40d)",
+    ]
     assert json.loads(rows.to_json())[0]["title"] is None
     assert rows.to_csv().splitlines()[1].startswith(",10.55123")
 
@@ -367,13 +485,17 @@ def test_query_results_are_results_with_plain_dates(papers):
 
 # -- the notebook API --------------------------------------------------------------------
 
+
 def test_each_query_is_a_function_with_its_header_as_help(papers):
     ancestors = papers.queries.ancestors
-    assert str(inspect.signature(ancestors)) == \
-        "(*, paper: str, depth: int = 2, since: int | None = None, until: int | None = None, limit: int = 100)" \
+    assert (
+        str(inspect.signature(ancestors))
+        == "(*, paper: str, depth: int = 2, since: int | None = None, until: int | None = None, limit: int = 100)"
         " -> paperkg.library.Result"
+    )
     assert str(inspect.signature(papers.queries.unsupported_claims)).startswith(
-        "(*, paper: str | None = None, kind: str | None = None, substantial_only: bool = False")
+        "(*, paper: str | None = None, kind: str | None = None, substantial_only: bool = False"
+    )
     text = pydoc.render_doc(ancestors, renderer=pydoc.plaintext)
     assert LIBRARY.get("ancestors").description.split(",")[0] in text
     assert "depth (integer 1..5, default 2): how many citation steps to follow" in text
@@ -385,24 +507,53 @@ def test_schema_derives_the_lowercase_title_find_papers_searches(kb):
     kb.execute(PAPERS)
     assert kb.query("find_papers", text="eta") == []  # made by hand: no title_lower yet
     apply_schema(kb)
-    assert [row["title"] for row in kb.query("find_papers", text="ETA")] == \
-        ["Eta Graphs", "Theta Heuristics", "Zeta Frameworks"]
+    assert [row["title"] for row in kb.query("find_papers", text="ETA")] == [
+        "Eta Graphs",
+        "Theta Heuristics",
+        "Zeta Frameworks",
+    ]
 
 
 def test_a_query_function_runs_the_query(papers):
-    assert papers.queries.find_papers(text="eta") == papers.query("find_papers", text="eta") == [
-        {"title": "Eta Graphs", "year": 2021, "arxiv_id": "2106.00007", "doi": None, "paper_id": "arxiv:2106.00007",
-         "cited_by_in_graph": 0, "claims": 0},
-        {"title": "Theta Heuristics", "year": 2022, "arxiv_id": None, "doi": None, "paper_id": "title:7e1a9c",
-         "cited_by_in_graph": 0, "claims": 0},
-        {"title": "Zeta Frameworks", "year": 2020, "arxiv_id": None, "doi": "10.5555/zeta.2020",
-         "paper_id": "doi:10.5555/zeta.2020", "cited_by_in_graph": 0, "claims": 0},
-    ]
+    assert (
+        papers.queries.find_papers(text="eta")
+        == papers.query("find_papers", text="eta")
+        == [
+            {
+                "title": "Eta Graphs",
+                "year": 2021,
+                "arxiv_id": "2106.00007",
+                "doi": None,
+                "paper_id": "arxiv:2106.00007",
+                "cited_by_in_graph": 0,
+                "claims": 0,
+            },
+            {
+                "title": "Theta Heuristics",
+                "year": 2022,
+                "arxiv_id": None,
+                "doi": None,
+                "paper_id": "title:7e1a9c",
+                "cited_by_in_graph": 0,
+                "claims": 0,
+            },
+            {
+                "title": "Zeta Frameworks",
+                "year": 2020,
+                "arxiv_id": None,
+                "doi": "10.5555/zeta.2020",
+                "paper_id": "doi:10.5555/zeta.2020",
+                "cited_by_in_graph": 0,
+                "claims": 0,
+            },
+        ]
+    )
     with pytest.raises(TypeError):
         papers.queries.find_papers("eta")  # parameters are keyword-only
 
 
 # -- the command line --------------------------------------------------------------------
+
 
 def test_cli_list_documents_every_query_and_parameter(capsys):
     assert main(["query", "--list"]) == 0
@@ -426,7 +577,8 @@ def test_cli_csv(papers, capsys):
     assert main(["query", "find_papers", "-p", "text=zeta", "--format", "csv"]) == 0
     assert list(csv.reader(io.StringIO(capsys.readouterr().out))) == [
         ["title", "year", "arxiv_id", "doi", "paper_id", "cited_by_in_graph", "claims"],
-        ["Zeta Frameworks", "2020", "", "10.5555/zeta.2020", "doi:10.5555/zeta.2020", "0", "0"]]
+        ["Zeta Frameworks", "2020", "", "10.5555/zeta.2020", "doi:10.5555/zeta.2020", "0", "0"],
+    ]
 
 
 def test_cli_table_is_the_default(papers, capsys):
@@ -443,19 +595,26 @@ def test_cli_unknown_paper_exits_1_with_a_message(papers, capsys):
     assert main(["query", "ancestors", "-p", "paper=9999.99999"]) == 1
     out, err = capsys.readouterr()
     assert out == ""
-    assert err.strip().splitlines() == ["paperkg: error: no paper matches '9999.99999' (looked up as paper_id, "
-                                        "arxiv_id 9999.99999); give an arXiv id, a DOI or a paper_id of an "
-                                        "ingested paper"]
+    assert err.strip().splitlines() == [
+        "paperkg: error: no paper matches '9999.99999' (looked up as paper_id, "
+        "arxiv_id 9999.99999); give an arXiv id, a DOI or a paper_id of an "
+        "ingested paper"
+    ]
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["ancestors", "-p", "paper=2106.00007", "-p", "depth=deep"],
-     "ancestors: parameter 'depth' must be an integer, got 'deep'"),
-    (["ancestors"], "ancestors needs parameter 'paper'"),
-    (["ancestors", "-p", "paper=2106.00007", "-p", "nope=1"], "ancestors has no parameter 'nope'"),
-    (["ancestor"], "no query named 'ancestor' (did you mean 'ancestors'?)"),
-    ([], "name a query to run, or list them with `paperkg query --list`"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["ancestors", "-p", "paper=2106.00007", "-p", "depth=deep"],
+            "ancestors: parameter 'depth' must be an integer, got 'deep'",
+        ),
+        (["ancestors"], "ancestors needs parameter 'paper'"),
+        (["ancestors", "-p", "paper=2106.00007", "-p", "nope=1"], "ancestors has no parameter 'nope'"),
+        (["ancestor"], "no query named 'ancestor' (did you mean 'ancestors'?)"),
+        ([], "name a query to run, or list them with `paperkg query --list`"),
+    ],
+)
 def test_cli_bad_parameters_exit_2_with_one_line(capsys, args, message):
     assert main(["query", *args]) == 2
     (line,) = capsys.readouterr().err.strip().splitlines()
@@ -464,13 +623,25 @@ def test_cli_bad_parameters_exit_2_with_one_line(capsys, args, message):
 
 # -- inputs a user may give by mistake (issue 21) ------------------------------------------
 
+
 def test_csv_neutralises_cells_a_spreadsheet_would_run_as_formulas():
-    rows = Result([{"title": '=HYPERLINK("http://example.invalid","x")', "year": -3},
-                   {"title": "+1 then", "year": 2020}, {"title": "@SUM(A1)", "year": 2021},
-                   {"title": "-minus", "year": 2022}, {"title": "A plain title", "year": 2023}], ["title", "year"])
+    rows = Result(
+        [
+            {"title": '=HYPERLINK("http://example.invalid","x")', "year": -3},
+            {"title": "+1 then", "year": 2020},
+            {"title": "@SUM(A1)", "year": 2021},
+            {"title": "-minus", "year": 2022},
+            {"title": "A plain title", "year": 2023},
+        ],
+        ["title", "year"],
+    )
     assert list(csv.reader(io.StringIO(rows.render("csv"))))[1:] == [
-        ['\'=HYPERLINK("http://example.invalid","x")', "-3"], ["'+1 then", "2020"], ["'@SUM(A1)", "2021"],
-        ["'-minus", "2022"], ["A plain title", "2023"]]
+        ['\'=HYPERLINK("http://example.invalid","x")', "-3"],
+        ["'+1 then", "2020"],
+        ["'@SUM(A1)", "2021"],
+        ["'-minus", "2022"],
+        ["A plain title", "2023"],
+    ]
 
 
 def test_cli_csv_neutralises_a_formula_title(kb, capsys):
@@ -478,16 +649,21 @@ def test_cli_csv_neutralises_a_formula_title(kb, capsys):
     apply_schema(kb)
     assert main(["query", "find_papers", "-p", "text=hyperlink", "--format", "csv"]) == 0
     (row,) = list(csv.reader(io.StringIO(capsys.readouterr().out)))[1:]
-    assert row[0] == "'=HYPERLINK(\"http://example.invalid\")"
+    assert row[0] == '\'=HYPERLINK("http://example.invalid")'
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["find_papers", "-p", "text=x", "-p", "limit=9223372036854775808"],
-     "find_papers: parameter 'limit' must be a 64-bit integer (-9223372036854775808..9223372036854775807), "
-     "got 9223372036854775808"),
-    (["find_papers", "-p", "text="], "find_papers: parameter 'text' must not be empty"),
-    (["find_papers", "-p", "text=   "], "find_papers: parameter 'text' must not be empty"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["find_papers", "-p", "text=x", "-p", "limit=9223372036854775808"],
+            "find_papers: parameter 'limit' must be a 64-bit integer (-9223372036854775808..9223372036854775807), "
+            "got 9223372036854775808",
+        ),
+        (["find_papers", "-p", "text="], "find_papers: parameter 'text' must not be empty"),
+        (["find_papers", "-p", "text=   "], "find_papers: parameter 'text' must not be empty"),
+    ],
+)
 def test_cli_out_of_range_or_empty_parameters_exit_2_with_one_line(capsys, args, message):
     assert main(["query", *args]) == 2
     out, err = capsys.readouterr()

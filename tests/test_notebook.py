@@ -67,25 +67,32 @@ def html_of(notebook, fragment: str) -> str:
 
 def test_the_committed_notebook_shows_its_outputs(committed):
     code = [cell for cell in committed.cells if cell.cell_type == "code"]
-    assert all(cell.outputs and cell.execution_count for cell in code
-               if PICTURE not in cell.source and "kb.close()" not in cell.source)
+    assert all(
+        cell.outputs and cell.execution_count
+        for cell in code
+        if PICTURE not in cell.source and "kb.close()" not in cell.source
+    )
     assert sum('class="dataframe"' in html_of(committed, cell.source) for cell in code) == 4
 
 
 def test_re_executed_the_notebook_gives_the_committed_outputs(executed, committed):
-    errors = [out for cell in executed.cells if cell.cell_type == "code" for out in cell.outputs
-              if out.output_type == "error"]
+    errors = [
+        out for cell in executed.cells if cell.cell_type == "code" for out in cell.outputs if out.output_type == "error"
+    ]
     assert errors == []
     for again, before in zip(executed.cells, committed.cells):
         if again.cell_type == "code" and PICTURE not in again.source:
             assert shown(again) == shown(before), again.source
 
 
-@pytest.mark.parametrize("fragment, query, params", [
-    ('"ancestors"', "ancestors", {"paper": "2205.03349", "depth": 3}),
-    ('"cocited_with"', "cocited_with", {"paper": "2103.07781"}),
-    ('unsupported = kb.query', "unsupported_claims", {"paper": "2405.01127"}),
-])
+@pytest.mark.parametrize(
+    "fragment, query, params",
+    [
+        ('"ancestors"', "ancestors", {"paper": "2205.03349", "depth": 3}),
+        ('"cocited_with"', "cocited_with", {"paper": "2103.07781"}),
+        ("unsupported = kb.query", "unsupported_claims", {"paper": "2405.01127"}),
+    ],
+)
 def test_the_notebook_shows_each_kind_of_question_as_a_dataframe(committed, session_kb, fragment, query, params):
     import html
 

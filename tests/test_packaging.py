@@ -26,14 +26,28 @@ def _shipped() -> dict[str, Path]:
     for name in tracked:
         for package, folder in sorted(folders.items(), key=lambda item: -len(item[1])):
             if name.startswith(folder + "/"):
-                shipped[package.replace(".", "/") + name[len(folder):]] = ROOT / name
+                shipped[package.replace(".", "/") + name[len(folder) :]] = ROOT / name
                 break
     return shipped
 
 
 def test_the_wheel_holds_every_file_of_the_package_folders_and_this_install_reads_them_alike(tmp_path):
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--disable-pip-version-check",
-                    "-w", str(tmp_path), str(ROOT)], check=True, timeout=300)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--quiet",
+            "--disable-pip-version-check",
+            "-w",
+            str(tmp_path),
+            str(ROOT),
+        ],
+        check=True,
+        timeout=300,
+    )
     (wheel,) = tmp_path.glob("paperkg-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         contents = {name: archive.read(name) for name in archive.namelist() if ".dist-info/" not in name}
@@ -41,5 +55,5 @@ def test_the_wheel_holds_every_file_of_the_package_folders_and_this_install_read
     packages = {name.rpartition("/")[0] for name in contents if name.endswith("/__init__.py")}
     for name, data in contents.items():
         package = max((p for p in packages if name.startswith(p + "/")), key=len)
-        found = resources.files(package.replace("/", ".")).joinpath(name[len(package) + 1:])
+        found = resources.files(package.replace("/", ".")).joinpath(name[len(package) + 1 :])
         assert found.is_file() and found.read_bytes() == data, name

@@ -11,8 +11,9 @@ import pytest
 from pydantic import BaseModel
 
 from paperkg.ingest import Card, Page, parse_file
-from synth import generate
+
 from seeds import FIXTURES, seeds_dir
+from synth import generate
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "corpus"
 

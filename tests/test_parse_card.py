@@ -6,9 +6,10 @@ import hashlib
 from datetime import date
 
 import pytest
-from seeds import CARD_000, CARD_001, CARD_002, fixture_bytes, seed_lines, seed_path
 
 from paperkg.ingest import Card, ParseError, parse_bytes, parse_file
+
+from seeds import CARD_000, CARD_001, CARD_002, fixture_bytes, seed_lines, seed_path
 
 
 def _item_line(item) -> str:
@@ -75,9 +76,7 @@ def test_seed_002_builds_on_30_of_44_and_is_built_on_by_8():
     assert (card.built_on_by.shown, card.built_on_by.total, len(card.built_on_by.items)) == (8, 8, 8)
     assert (card.builds_on_in_map, card.reference_count, card.cited_by_count) == (44, 73, 8)
     # The item year is the publication year, not the id's prefix (A).
-    assert [(item.arxiv_id, item.year) for item in card.built_on_by.items if item.line == 50] == [
-        ("2501.06196", 2024)
-    ]
+    assert [(item.arxiv_id, item.year) for item in card.built_on_by.items if item.line == 50] == [("2501.06196", 2024)]
     _assert_items_reproduce_their_lines(card, lines)
     assert card.abstract == lines[56]
     assert all(item.ok for item in card.reconciliation)
@@ -228,7 +227,9 @@ def test_layout_variants_parse_to_the_same_card_and_report_their_layout(transfor
 MINIMAL_ITEM = "- [Lantern Probes](https://mlsanity.com/paper/2401.00042/) (2024)"
 
 
-def _minimal_with(item: str = MINIMAL_ITEM, arxiv: str = "2412.00004", title: str = "Candles All the Way Down") -> bytes:
+def _minimal_with(
+    item: str = MINIMAL_ITEM, arxiv: str = "2412.00004", title: str = "Candles All the Way Down"
+) -> bytes:
     text = fixture_bytes("card_minimal.txt").decode()
     text = text.replace(MINIMAL_ITEM, item).replace("abs/2412.00004", f"abs/{arxiv}")
     return text.replace("# Candles All the Way Down", f"# {title}").encode()
@@ -237,8 +238,9 @@ def _minimal_with(item: str = MINIMAL_ITEM, arxiv: str = "2412.00004", title: st
 def test_a_list_item_with_neither_an_arxiv_id_nor_a_title_is_rejected_at_its_line():
     with pytest.raises(ParseError) as rejected:
         parse_bytes(_minimal_with("- [?](https://mlsanity.com/paper/1/) (2016)"), "card.txt")
-    assert str(rejected.value) == ("card.txt:12: list item names no work: its link holds no arXiv id ('1') "
-                                   "and its title no words")
+    assert str(rejected.value) == (
+        "card.txt:12: list item names no work: its link holds no arXiv id ('1') and its title no words"
+    )
 
 
 def test_a_list_item_with_a_title_or_an_arxiv_id_is_kept():

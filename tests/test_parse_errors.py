@@ -6,9 +6,10 @@ import pickle
 import random
 
 import pytest
-from seeds import fixture_bytes, fixture_lines, fixture_with, join_lines
 
 from paperkg.ingest import Card, Page, ParseError, parse_bytes, parse_file
+
+from seeds import fixture_bytes, fixture_lines, fixture_with, join_lines
 
 CARD = "card_full.txt"
 PAGE = "page_full.txt"
@@ -206,7 +207,7 @@ def test_page_cut_short_names_the_missing_anchor_at_the_last_line(keep, reason):
         ),
         ({"L68": "Interpretationreasoning§ setup in lowercase"}, 68, "cannot tell the section from the claim text"),
         ({"L72": "- Premisecitation§ 1 Introduction"}, 72, "claim header out of place"),
-        ({"L82": "Not an author line"}, 81, "title line without an author line in Cites: 'Self-citation\"Lamps\""),
+        ({"L82": "Not an author line"}, 81, 'title line without an author line in Cites: \'Self-citation"Lamps"'),
         ({"L89": "Research works printed but not linked: many"}, 89, "not a count: 'many'"),
         ({"L92": "Cy Quill. Drift without tears, 2021."}, 92, "raw reference lines start with '- '"),
         ({"L101": "Wren, K. (2023) · Cited by twelve"}, 100, "title line without an author line in Cited by"),

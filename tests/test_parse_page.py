@@ -11,9 +11,10 @@ from datetime import date
 
 import pytest
 from pydantic import TypeAdapter
-from seeds import PAGE_004, fixture_bytes, fixture_lines, fixture_with, join_lines, seed_lines, seed_path
 
 from paperkg.ingest import Document, Page, ParseError, parse_bytes, parse_file
+
+from seeds import PAGE_004, fixture_bytes, fixture_lines, fixture_with, join_lines, seed_lines, seed_path
 
 VERDICT_TAIL = " (LLM, conf={:.2f})"
 
@@ -603,8 +604,9 @@ def test_a_page_that_names_no_work_is_rejected_at_its_title():
     lines[1] = "?"
     doi = lines.index("- DOI")
     assert lines[doi + 2] == "- arXiv"  # the metadata gives the DOI, then the arXiv id: key, value
-    del lines[doi:doi + 4]
+    del lines[doi : doi + 4]
     with pytest.raises(ParseError) as rejected:
         parse_bytes(join_lines(lines), "page.txt")
-    assert str(rejected.value) == ("page.txt:2: the page names no work: its metadata gives no DOI or arXiv id "
-                                   "and its title no words")
+    assert str(rejected.value) == (
+        "page.txt:2: the page names no work: its metadata gives no DOI or arXiv id and its title no words"
+    )

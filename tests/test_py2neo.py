@@ -11,9 +11,10 @@ from __future__ import annotations
 from importlib import resources
 
 import pytest
-from ecosystem import examples
 
 from paperkg.library import library
+
+from ecosystem import examples
 
 # One query of each kind, run from its file with the values of its own `:param` lines.
 QUERIES = ["ancestors", "cocited_with", "unsupported_claims", "claim_support_summary"]

@@ -51,8 +51,10 @@ def graph(session_kb):
 
 def paper_rows(*papers: tuple, **columns: list[Any]) -> list[dict[str, Any]]:
     """Rows naming `papers` by their identity columns, then the given per-row columns."""
-    return [dict(zip(PAPER, paper)) | {name: values[n] for name, values in columns.items()}
-            for n, paper in enumerate(papers)]
+    return [
+        dict(zip(PAPER, paper)) | {name: values[n] for name, values in columns.items()}
+        for n, paper in enumerate(papers)
+    ]
 
 
 def project(rows: list[dict[str, Any]], *columns: str) -> list[tuple]:
@@ -60,6 +62,7 @@ def project(rows: list[dict[str, Any]], *columns: str) -> list[tuple]:
 
 
 # -- every file --------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("path", QUERY_FILES, ids=lambda p: p.stem)
 def test_header_is_complete(path):
@@ -79,7 +82,7 @@ def test_header_is_complete(path):
 
 @pytest.mark.parametrize("query", EVERY_QUERY, ids=lambda q: q.name)
 def test_plan_has_only_bounded_expansions_and_declared_columns(graph, query):
-    records, summary, keys = graph.driver.execute_query("EXPLAIN " + query.text, dict(query.browser))
+    _records, summary, keys = graph.driver.execute_query("EXPLAIN " + query.text, dict(query.browser))
     assert keys == [c.name for c in query.columns]
     operators = list(plan_operators(summary.plan))
     assert not [name for name, _ in operators if name.startswith("AllNodesScan")]
@@ -102,32 +105,36 @@ def bounded(details: str) -> bool:
     unbounded; a single hop has no `*`) and a quantified path pattern as `{1, 10}`."""
     lengths = re.findall(r"\*([^\]]*)\]", details)
     quantifiers = re.findall(r"\{(\w+), (\w+)\}", details)
-    return all(re.fullmatch(r"\d*\.\.\d+", text) for text in lengths) and \
-        all(high.isdigit() for _, high in quantifiers)
+    return all(re.fullmatch(r"\d*\.\.\d+", text) for text in lengths) and all(high.isdigit() for _, high in quantifiers)
 
 
-@pytest.mark.parametrize(("details", "expected"), [
-    ("(p)-[:CITES*..5]->(a) anon_3", True),
-    ("(p)-[anon_0:CITES]->(a)", True),
-    ("path = (p)-[anon_0:CITES*..10]->(o)", True),
-    ("SHORTEST 1 (p) ((`a`)-[`r`]->(`b`)){1, 10} (o)", True),
-    ("(a)-[anon_0:CITES*]->(b)", False),
-    ("(a)-[anon_0:CITES*2..]->(b)", False),
-])
+@pytest.mark.parametrize(
+    ("details", "expected"),
+    [
+        ("(p)-[:CITES*..5]->(a) anon_3", True),
+        ("(p)-[anon_0:CITES]->(a)", True),
+        ("path = (p)-[anon_0:CITES*..10]->(o)", True),
+        ("SHORTEST 1 (p) ((`a`)-[`r`]->(`b`)){1, 10} (o)", True),
+        ("(a)-[anon_0:CITES*]->(b)", False),
+        ("(a)-[anon_0:CITES*2..]->(b)", False),
+    ],
+)
 def test_bounded_reads_plan_details(details, expected):
     assert bounded(details) is expected
 
 
-@pytest.mark.parametrize("query", [q for q in LIBRARY if any(p.type == "paper" for p in q.params)],
-                         ids=lambda q: q.name)
+@pytest.mark.parametrize(
+    "query", [q for q in LIBRARY if any(p.type == "paper" for p in q.params)], ids=lambda q: q.name
+)
 def test_paper_is_found_through_a_unique_index(graph, query):
     values = {**query.browser, **{p.name: "2301.00009" for p in query.params if p.type == "paper"}}
     _, summary, _ = graph.driver.execute_query("EXPLAIN " + query.text, values)
     assert "NodeUniqueIndexSeek" in [name.split("@")[0] for name, _ in plan_operators(summary.plan)]
 
 
-@pytest.mark.parametrize("query", [q for q in LIBRARY if any(p.type == "paper" for p in q.params)],
-                         ids=lambda q: q.name)
+@pytest.mark.parametrize(
+    "query", [q for q in LIBRARY if any(p.type == "paper" for p in q.params)], ids=lambda q: q.name
+)
 def test_browser_form_with_an_arxiv_id_equals_the_library_result(graph, query):
     """In Browser nobody resolves the paper: the query itself must accept an arXiv id."""
     values = {**query.browser, **{p.name: "2301.00009" for p in query.params if p.type == "paper"}}
@@ -138,6 +145,7 @@ def test_browser_form_with_an_arxiv_id_equals_the_library_result(graph, query):
 
 
 # -- lineage -----------------------------------------------------------------------------
+
 
 def test_ancestors_at_depth_1_are_the_references(graph):
     assert graph.query("ancestors", paper="2301.00009", depth=1) == paper_rows(A, D, G, H, distance=[1, 1, 1, 1])
@@ -150,16 +158,21 @@ def test_ancestors_have_their_shortest_distance(graph):
 
 
 def test_ancestors_limit_keeps_the_closest(graph):
-    assert project(graph.query("ancestors", paper="2301.00009", depth=5, limit=2), "title") == \
-        [("Alpha: Root Methods",), ("Delta Diagnostics",)]
+    assert project(graph.query("ancestors", paper="2301.00009", depth=5, limit=2), "title") == [
+        ("Alpha: Root Methods",),
+        ("Delta Diagnostics",),
+    ]
 
 
 def test_descendants_by_depth(graph):
     # A is cited by B C G I K; at 2: D (->B,C), E (->B), F (->C), J (->B,G); H only at 3 (H->E->B->A).
-    assert graph.query("descendants", paper="1501.00001", depth=2) == \
-        paper_rows(B, G, C, I, K, D, E, J, F, distance=[1] * 5 + [2] * 4)
-    assert project(graph.query("descendants", paper="1501.00001", depth=3), "title", "distance")[-1] == \
-        ("Theta Heuristics", 3)
+    assert graph.query("descendants", paper="1501.00001", depth=2) == paper_rows(
+        B, G, C, I, K, D, E, J, F, distance=[1] * 5 + [2] * 4
+    )
+    assert project(graph.query("descendants", paper="1501.00001", depth=3), "title", "distance")[-1] == (
+        "Theta Heuristics",
+        3,
+    )
 
 
 def test_descendants_of_an_uncited_paper_are_none(graph):
@@ -169,13 +182,18 @@ def test_descendants_of_an_uncited_paper_are_none(graph):
 def test_common_ancestors_closest_to_both_first(graph):
     # Within 2 steps, I reaches A1 D1 G1 H1 B2 C2 E2 F2 and J reaches G1 F1 B1 A2 C2 D2 E2.
     result = graph.query("common_ancestors", paper="2301.00009", other="2402.00010", depth=2)
-    assert result == paper_rows(G, A, B, D, F, E, C, paper_distance=[1, 1, 2, 1, 2, 2, 2],
-                                other_distance=[1, 2, 1, 2, 1, 2, 2])
+    assert result == paper_rows(
+        G, A, B, D, F, E, C, paper_distance=[1, 1, 2, 1, 2, 2, 2], other_distance=[1, 2, 1, 2, 1, 2, 2]
+    )
 
 
 def test_common_ancestors_at_depth_1(graph):
-    assert project(graph.query("common_ancestors", paper="2301.00009", other="2402.00010", depth=1),
-                   "title", "paper_distance", "other_distance") == [("Eta Graphs", 1, 1)]
+    assert project(
+        graph.query("common_ancestors", paper="2301.00009", other="2402.00010", depth=1),
+        "title",
+        "paper_distance",
+        "other_distance",
+    ) == [("Eta Graphs", 1, 1)]
 
 
 def path_of(*papers: tuple) -> list[dict[str, Any]]:
@@ -185,12 +203,18 @@ def path_of(*papers: tuple) -> list[dict[str, Any]]:
 def test_citation_paths_lists_every_shortest_path(graph):
     # I reaches E in two steps through G and through H; the route through G sorts first.
     assert graph.query("citation_paths", paper="2301.00009", other="1904.00005") == [
-        {"hops": 2, "direction": "builds_on",
-         "route": "Iota Inspections (2023) → Eta Graphs (2021) → Epsilon Estimates (2019)",
-         "papers": path_of(I, G, E)},
-        {"hops": 2, "direction": "builds_on",
-         "route": "Iota Inspections (2023) → Theta Heuristics (2022) → Epsilon Estimates (2019)",
-         "papers": path_of(I, H, E)},
+        {
+            "hops": 2,
+            "direction": "builds_on",
+            "route": "Iota Inspections (2023) → Eta Graphs (2021) → Epsilon Estimates (2019)",
+            "papers": path_of(I, G, E),
+        },
+        {
+            "hops": 2,
+            "direction": "builds_on",
+            "route": "Iota Inspections (2023) → Theta Heuristics (2022) → Epsilon Estimates (2019)",
+            "papers": path_of(I, H, E),
+        },
     ]
 
 
@@ -201,28 +225,41 @@ def test_citation_paths_the_other_way_round_are_built_on_by(graph):
     ]
 
 
-@pytest.mark.parametrize(("paper", "other", "max_hops"), [
-    ("2301.00009", "1904.00005", 1),  # the shortest paths are 2 long
-    ("2301.00009", "2301.00009", 6),  # a paper and itself
-    ("hep-th/9901001", "1501.00001", 6),  # no citations at all
-])
+@pytest.mark.parametrize(
+    ("paper", "other", "max_hops"),
+    [
+        ("2301.00009", "1904.00005", 1),  # the shortest paths are 2 long
+        ("2301.00009", "2301.00009", 6),  # a paper and itself
+        ("hep-th/9901001", "1501.00001", 6),  # no citations at all
+    ],
+)
 def test_citation_paths_none(graph, paper, other, max_hops):
     assert graph.query("citation_paths", paper=paper, other=other, max_hops=max_hops) == []
 
 
 # -- co-citation -------------------------------------------------------------------------
 
+
 def test_cocited_with_counts_and_salton(graph):
     # A's citers: G (also cites E F), I (G D H), K (G D). G: 2/sqrt(5*3); D: 2/sqrt(5*4);
     # H: 1/sqrt(5*1); E, F: 1/sqrt(5*2), tied and ordered by title.
     assert graph.query("cocited_with", paper="1501.00001") == paper_rows(
-        G, D, H, E, F, cocitations=[2, 2, 1, 1, 1], citations=[3, 4, 1, 2, 2],
-        salton=[0.5164, 0.4472, 0.4472, 0.3162, 0.3162])
+        G,
+        D,
+        H,
+        E,
+        F,
+        cocitations=[2, 2, 1, 1, 1],
+        citations=[3, 4, 1, 2, 2],
+        salton=[0.5164, 0.4472, 0.4472, 0.3162, 0.3162],
+    )
 
 
 def test_cocited_with_min_count(graph):
-    assert project(graph.query("cocited_with", paper="1501.00001", min_count=2), "title") == \
-        [("Eta Graphs",), ("Delta Diagnostics",)]
+    assert project(graph.query("cocited_with", paper="1501.00001", min_count=2), "title") == [
+        ("Eta Graphs",),
+        ("Delta Diagnostics",),
+    ]
 
 
 def test_cocitation_pairs_strongest_first(graph):
@@ -233,8 +270,9 @@ def test_cocitation_pairs_strongest_first(graph):
         ("Alpha: Root Methods", "Eta Graphs", 2, 0.5164),
         ("Alpha: Root Methods", "Delta Diagnostics", 2, 0.4472),
     ]
-    assert result[0] == {f"{column}_a": value for column, value in zip(PAPER, D)} | \
-        {f"{column}_b": value for column, value in zip(PAPER, G)} | {"cocitations": 2, "salton": 0.5774}
+    assert result[0] == {f"{column}_a": value for column, value in zip(PAPER, D)} | {
+        f"{column}_b": value for column, value in zip(PAPER, G)
+    } | {"cocitations": 2, "salton": 0.5774}
 
 
 def test_cocitation_pairs_counts_every_pair_once(graph):
@@ -249,13 +287,23 @@ def test_coupled_with_shared_references_and_salton(graph):
     # I cites G D A H. K shares G D A (3/sqrt(4*3)); B C share A (1/sqrt(4*1)); E F share D
     # (1/sqrt(4*2)); G shares A and J shares G (1/sqrt(4*3)).
     assert graph.query("coupled_with", paper="2301.00009") == paper_rows(
-        K, B, C, E, F, G, J, shared=[3, 1, 1, 1, 1, 1, 1], references=[3, 1, 1, 2, 2, 3, 3],
-        salton=[0.866, 0.5, 0.5, 0.3536, 0.3536, 0.2887, 0.2887])
+        K,
+        B,
+        C,
+        E,
+        F,
+        G,
+        J,
+        shared=[3, 1, 1, 1, 1, 1, 1],
+        references=[3, 1, 1, 2, 2, 3, 3],
+        salton=[0.866, 0.5, 0.5, 0.3536, 0.3536, 0.2887, 0.2887],
+    )
 
 
 def test_coupled_with_min_count(graph):
-    assert project(graph.query("coupled_with", paper="2301.00009", min_count=2), "title", "shared") == \
-        [("Lambda Lessons", 3)]
+    assert project(graph.query("coupled_with", paper="2301.00009", min_count=2), "title", "shared") == [
+        ("Lambda Lessons", 3)
+    ]
 
 
 def test_claim_cocitation_groups_sources_by_the_work_they_resolve_to(graph):
@@ -276,10 +324,20 @@ def test_claim_cocitation_groups_sources_by_the_work_they_resolve_to(graph):
         ("Eta Graphs", "Theta Heuristics", 1, 1),
         ("Zeta Frameworks", "Orphan, 2017", 1, 1),
     ]
-    assert result[2] == {"work_a": "Alpha: Root Methods", "year_a": 2015, "arxiv_id_a": "1501.00001",
-                         "doi_a": None, "paper_id_a": "arxiv:1501.00001", "work_b": "Ghost, 2019",
-                         "year_b": 2019, "arxiv_id_b": None, "doi_b": None, "paper_id_b": None,
-                         "claims": 1, "papers": 1}
+    assert result[2] == {
+        "work_a": "Alpha: Root Methods",
+        "year_a": 2015,
+        "arxiv_id_a": "1501.00001",
+        "doi_a": None,
+        "paper_id_a": "arxiv:1501.00001",
+        "work_b": "Ghost, 2019",
+        "year_b": 2019,
+        "arxiv_id_b": None,
+        "doi_b": None,
+        "paper_id_b": None,
+        "claims": 1,
+        "papers": 1,
+    }
 
 
 def test_claim_cocitation_of_one_paper(graph):
@@ -291,8 +349,9 @@ def test_claim_cocitation_of_one_paper(graph):
         ("Eta Graphs", "Nobody et al., 2020"),
         ("Eta Graphs", "Theta Heuristics"),
     ]
-    assert project(graph.query("claim_cocitation", min_count=2), "work_a", "work_b") == \
-        [("Alpha: Root Methods", "Eta Graphs")]
+    assert project(graph.query("claim_cocitation", min_count=2), "work_a", "work_b") == [
+        ("Alpha: Root Methods", "Eta Graphs")
+    ]
 
 
 # -- claims ------------------------------------------------------------------------------
@@ -302,28 +361,53 @@ CLAIM = ("title", "claim_id")
 
 def test_unsupported_claims_everywhere(graph):
     result = graph.query("unsupported_claims")
-    assert project(result, *CLAIM) == [("Iota Inspections", "claim:i3"), ("Iota Inspections", "claim:i2"),
-                                       ("Kappa Judgements", "claim:j4"), ("Kappa Judgements", "claim:j1")]
+    assert project(result, *CLAIM) == [
+        ("Iota Inspections", "claim:i3"),
+        ("Iota Inspections", "claim:i2"),
+        ("Kappa Judgements", "claim:j4"),
+        ("Kappa Judgements", "claim:j1"),
+    ]
     assert result[1] == {
-        "title": "Iota Inspections", "year": 2023, "arxiv_id": "2301.00009", "doi": None,
-        "claim_id": "claim:i2", "claim": "Probing accuracy implies task relevance.", "kind": "Interpretation",
-        "basis": "citation", "section": "2 Method", "substantial": True, "sources_checked": 2,
+        "title": "Iota Inspections",
+        "year": 2023,
+        "arxiv_id": "2301.00009",
+        "doi": None,
+        "claim_id": "claim:i2",
+        "claim": "Probing accuracy implies task relevance.",
+        "kind": "Interpretation",
+        "basis": "citation",
+        "section": "2 Method",
+        "substantial": True,
+        "sources_checked": 2,
         "sources_total": 2,
-        "checks": [{"source": "Alpha et al., 2015", "work": "Alpha: Root Methods", "confidence": 0.75,
-                    "rationale": "The source measures accuracy only."},
-                   {"source": "Delta & Co, 2018", "work": "Delta Diagnostics", "confidence": 0.81,
-                    "rationale": "No relevance analysis."}],
+        "checks": [
+            {
+                "source": "Alpha et al., 2015",
+                "work": "Alpha: Root Methods",
+                "confidence": 0.75,
+                "rationale": "The source measures accuracy only.",
+            },
+            {
+                "source": "Delta & Co, 2018",
+                "work": "Delta Diagnostics",
+                "confidence": 0.81,
+                "rationale": "No relevance analysis.",
+            },
+        ],
     }
     assert [check["work"] for check in result[2]["checks"]] == ["Alpha: Root Methods", None, "Zeta Frameworks"]
 
 
-@pytest.mark.parametrize(("params", "claims"), [
-    ({"paper": "2301.00009"}, ["claim:i3", "claim:i2"]),
-    ({"substantial_only": True}, ["claim:i2", "claim:j4", "claim:j1"]),
-    ({"kind": "Premise"}, ["claim:i3", "claim:j4", "claim:j1"]),
-    ({"kind": "Interpretation", "paper": "2402.00010"}, []),
-    ({"limit": 1}, ["claim:i3"]),
-])
+@pytest.mark.parametrize(
+    ("params", "claims"),
+    [
+        ({"paper": "2301.00009"}, ["claim:i3", "claim:i2"]),
+        ({"substantial_only": True}, ["claim:i2", "claim:j4", "claim:j1"]),
+        ({"kind": "Premise"}, ["claim:i3", "claim:j4", "claim:j1"]),
+        ({"kind": "Interpretation", "paper": "2402.00010"}, []),
+        ({"limit": 1}, ["claim:i3"]),
+    ],
+)
 def test_unsupported_claims_filters(graph, params, claims):
     assert [row["claim_id"] for row in graph.query("unsupported_claims", **params)] == claims
 
@@ -334,8 +418,7 @@ def test_uncited_claims(graph):
     result = graph.query("uncited_claims")
     assert project(result, "claim_id", "basis", "support_note", "rests_on_assumption", "flags", "flag_reasons") == [
         ("claim:i6", "none given", "relies_without_support", True, [], []),
-        ("claim:i7", "reasoning", None, False, ["probably_not_substantial", "two_claims_in_one"],
-         ["no_reason_given"]),
+        ("claim:i7", "reasoning", None, False, ["probably_not_substantial", "two_claims_in_one"], ["no_reason_given"]),
         ("claim:i9", None, "assumption", False, [], []),
     ]
     assert [row["claim_id"] for row in graph.query("uncited_claims", substantial_only=True)] == ["claim:i6"]
@@ -348,8 +431,10 @@ def test_unverifiable_claims(graph):
         ("claim:i11", 1, ["Theta et al., 2022"], 1),
         ("claim:j3", 1, ["Beta, 2016"], 0),
     ]
-    assert [row["claim_id"] for row in graph.query("unverifiable_claims", kind="Interpretation")] == \
-        ["claim:i5", "claim:j3"]
+    assert [row["claim_id"] for row in graph.query("unverifiable_claims", kind="Interpretation")] == [
+        "claim:i5",
+        "claim:j3",
+    ]
 
 
 STATUSES = ["supported", "checked_unlisted", "unsupported", "unverifiable", "uncited", "sources_missing"]
@@ -358,27 +443,37 @@ STATUSES = ["supported", "checked_unlisted", "unsupported", "unverifiable", "unc
 def test_claim_support_summary_by_status_and_kind(graph):
     result = graph.query("claim_support_summary")
     assert project(result, "title", "status", "claims", "premise", "interpretation", "no_kind", "substantial") == [
-        ("Iota Inspections", "supported", 2, 2, 0, 0, 2),          # i1 i10
-        ("Iota Inspections", "checked_unlisted", 1, 1, 0, 0, 0),   # i4
-        ("Iota Inspections", "unsupported", 2, 1, 1, 0, 1),        # i2 i3
-        ("Iota Inspections", "unverifiable", 2, 1, 1, 0, 1),       # i5 i11
-        ("Iota Inspections", "uncited", 3, 0, 2, 1, 1),            # i6 i7 i9
-        ("Iota Inspections", "sources_missing", 1, 1, 0, 0, 0),    # i8
-        ("Kappa Judgements", "supported", 1, 0, 1, 0, 0),          # j2
-        ("Kappa Judgements", "checked_unlisted", 1, 1, 0, 0, 0),   # j5
-        ("Kappa Judgements", "unsupported", 2, 2, 0, 0, 2),        # j1 j4
-        ("Kappa Judgements", "unverifiable", 1, 0, 1, 0, 1),       # j3
+        ("Iota Inspections", "supported", 2, 2, 0, 0, 2),  # i1 i10
+        ("Iota Inspections", "checked_unlisted", 1, 1, 0, 0, 0),  # i4
+        ("Iota Inspections", "unsupported", 2, 1, 1, 0, 1),  # i2 i3
+        ("Iota Inspections", "unverifiable", 2, 1, 1, 0, 1),  # i5 i11
+        ("Iota Inspections", "uncited", 3, 0, 2, 1, 1),  # i6 i7 i9
+        ("Iota Inspections", "sources_missing", 1, 1, 0, 0, 0),  # i8
+        ("Kappa Judgements", "supported", 1, 0, 1, 0, 0),  # j2
+        ("Kappa Judgements", "checked_unlisted", 1, 1, 0, 0, 0),  # j5
+        ("Kappa Judgements", "unsupported", 2, 2, 0, 0, 2),  # j1 j4
+        ("Kappa Judgements", "unverifiable", 1, 0, 1, 0, 1),  # j3
         ("Kappa Judgements", "uncited", 0, 0, 0, 0, 0),
         ("Kappa Judgements", "sources_missing", 0, 0, 0, 0, 0),
     ]
-    assert result[0] == {"title": "Iota Inspections", "year": 2023, "arxiv_id": "2301.00009", "doi": None,
-                         "status": "supported", "claims": 2, "premise": 2, "interpretation": 0, "no_kind": 0,
-                         "substantial": 2}
+    assert result[0] == {
+        "title": "Iota Inspections",
+        "year": 2023,
+        "arxiv_id": "2301.00009",
+        "doi": None,
+        "status": "supported",
+        "claims": 2,
+        "premise": 2,
+        "interpretation": 0,
+        "no_kind": 0,
+        "substantial": 2,
+    }
 
 
 def test_claim_support_summary_of_one_paper_and_limit(graph):
-    assert {row["title"] for row in graph.query("claim_support_summary", paper="10.9999/KAPPA.2024")} == \
-        {"Kappa Judgements"}
+    assert {row["title"] for row in graph.query("claim_support_summary", paper="10.9999/KAPPA.2024")} == {
+        "Kappa Judgements"
+    }
     assert len(graph.query("claim_support_summary", limit=1)) == 6
 
 
@@ -397,16 +492,29 @@ def test_paper_claims_with_status_and_counts(graph):
         ("claim:i11", "4 Discussion", "unverifiable", 1, 0, 0),
         ("claim:i9", None, "uncited", 0, 0, 0),
     ]
-    assert project(graph.query("paper_claims", paper="2402.00010", status="checked_unlisted"),
-                   "claim_id", "sources_checked", "checked") == [("claim:j5", 2, 1)]
+    assert project(
+        graph.query("paper_claims", paper="2402.00010", status="checked_unlisted"),
+        "claim_id",
+        "sources_checked",
+        "checked",
+    ) == [("claim:j5", 2, 1)]
 
 
 def test_claim_queries_read_the_stored_status_and_none_restates_the_rule():
     reading = sorted(query.name for query in LIBRARY if "c.status" in query.text)
-    assert reading == ["at_risk_claims", "claim_support_summary", "paper_claims", "uncited_claims",
-                       "unsupported_claims", "unverifiable_claims"]
-    assert [query.name for query in LIBRARY if "'checked_unlisted' THEN" in query.text
-            or "THEN 'checked_unlisted'" in query.text] == []
+    assert reading == [
+        "at_risk_claims",
+        "claim_support_summary",
+        "paper_claims",
+        "uncited_claims",
+        "unsupported_claims",
+        "unverifiable_claims",
+    ]
+    assert [
+        query.name
+        for query in LIBRARY
+        if "'checked_unlisted' THEN" in query.text or "THEN 'checked_unlisted'" in query.text
+    ] == []
 
 
 @pytest.mark.parametrize("paper", ["2301.00009", "2402.00010"])
@@ -432,11 +540,22 @@ def test_claims_citing_a_work_with_each_verdict(graph):
         ("Kappa Judgements", "claim:j1", "Alpha et al., 2015", "not_supported", 0.88),
         ("Kappa Judgements", "claim:j5", "Alpha et al., 2015", "not_supported", 0.79),
     ]
-    assert result[0] == {"title": "Iota Inspections", "year": 2023, "arxiv_id": "2301.00009", "doi": None,
-                         "claim_id": "claim:i1", "claim": "Widgets can be probed linearly.", "kind": "Premise",
-                         "section": "1 Introduction", "substantial": True, "cited_as": "Alpha et al., 2015",
-                         "verdict": "supported", "confidence": 0.8, "ambiguous": False,
-                         "rationale": "Section 3 shows linear probes recover widget states."}
+    assert result[0] == {
+        "title": "Iota Inspections",
+        "year": 2023,
+        "arxiv_id": "2301.00009",
+        "doi": None,
+        "claim_id": "claim:i1",
+        "claim": "Widgets can be probed linearly.",
+        "kind": "Premise",
+        "section": "1 Introduction",
+        "substantial": True,
+        "cited_as": "Alpha et al., 2015",
+        "verdict": "supported",
+        "confidence": 0.8,
+        "ambiguous": False,
+        "rationale": "Section 3 shows linear probes recover widget states.",
+    }
 
 
 def test_claims_citing_reports_unmatched_and_unchecked_sources(graph):
@@ -445,8 +564,10 @@ def test_claims_citing_reports_unmatched_and_unchecked_sources(graph):
         ("claim:i10", "Eta, 2021", "not_supported"),
         ("claim:j1", "Eta, 2021", "unmatched"),
     ]
-    assert graph.query("claims_citing", paper="2106.00007", kind="Interpretation", substantial_only=True)[0][
-        "claim_id"] == "claim:i5"
+    assert (
+        graph.query("claims_citing", paper="2106.00007", kind="Interpretation", substantial_only=True)[0]["claim_id"]
+        == "claim:i5"
+    )
 
 
 def test_miscited_works(graph):
@@ -460,44 +581,86 @@ def test_miscited_works(graph):
         ("Orphan, 2017", 1, 0, 1, 1),
         ("Zeta Frameworks", 1, 1, 1, 1),
     ]
-    assert result[3] == {"work": "Orphan, 2017", "year": 2017, "arxiv_id": None, "doi": None, "paper_id": None,
-                         "not_supported": 1, "supported": 0, "claims": 1, "papers": 1}
-    assert project(graph.query("miscited_works", min_count=2), "work") == \
-        [("Alpha: Root Methods",), ("Delta Diagnostics",)]
+    assert result[3] == {
+        "work": "Orphan, 2017",
+        "year": 2017,
+        "arxiv_id": None,
+        "doi": None,
+        "paper_id": None,
+        "not_supported": 1,
+        "supported": 0,
+        "claims": 1,
+        "papers": 1,
+    }
+    assert project(graph.query("miscited_works", min_count=2), "work") == [
+        ("Alpha: Root Methods",),
+        ("Delta Diagnostics",),
+    ]
 
 
 # -- papers ------------------------------------------------------------------------------
 
+
 def test_paper_overview(graph):
-    assert graph.query("paper_overview", paper="https://arxiv.org/abs/2301.00009v2") == [{
-        "title": "Iota Inspections", "year": 2023, "venue": "arXiv", "authors": ["Ida Iota", "Kai Kappa"],
-        "arxiv_id": "2301.00009", "doi": None, "paper_id": "arxiv:2301.00009", "first_posted": date(2023, 1, 9),
-        "cited_by_count": 7, "reference_count": 12, "cited_by_in_graph": 0, "references_in_graph": 4,
-        "claims": 11, "abstract": "We inspect widgets with probes.",
-    }]
+    assert graph.query("paper_overview", paper="https://arxiv.org/abs/2301.00009v2") == [
+        {
+            "title": "Iota Inspections",
+            "year": 2023,
+            "venue": "arXiv",
+            "authors": ["Ida Iota", "Kai Kappa"],
+            "arxiv_id": "2301.00009",
+            "doi": None,
+            "paper_id": "arxiv:2301.00009",
+            "first_posted": date(2023, 1, 9),
+            "cited_by_count": 7,
+            "reference_count": 12,
+            "cited_by_in_graph": 0,
+            "references_in_graph": 4,
+            "claims": 11,
+            "abstract": "We inspect widgets with probes.",
+        }
+    ]
 
 
-@pytest.mark.parametrize(("text", "titles"), [
-    ("eta", ["Beta Baselines", "Eta Graphs", "Theta Heuristics", "Zeta Frameworks"]),
-    ("10.5555/ZETA.2020", ["Zeta Frameworks"]),
-    ("1501.00001", ["Alpha: Root Methods"]),
-    ("nothing like it", []),
-])
+@pytest.mark.parametrize(
+    ("text", "titles"),
+    [
+        ("eta", ["Beta Baselines", "Eta Graphs", "Theta Heuristics", "Zeta Frameworks"]),
+        ("10.5555/ZETA.2020", ["Zeta Frameworks"]),
+        ("1501.00001", ["Alpha: Root Methods"]),
+        ("nothing like it", []),
+    ],
+)
 def test_find_papers(graph, text, titles):
     assert [row["title"] for row in graph.query("find_papers", text=text)] == titles
 
 
 def test_identity_lists_each_mention_with_its_rule_and_who_showed_it(graph):
     rows = graph.query("identity", paper="10.5555/zeta.2020")
-    common = {"paper_id": "arxiv:2005.00006", "arxiv_id": "2005.00006", "dois": ["10.5555/zeta.2020"],
-              "kind": "page"}
+    common = {"paper_id": "arxiv:2005.00006", "arxiv_id": "2005.00006", "dois": ["10.5555/zeta.2020"], "kind": "page"}
     assert rows == [
-        {**common, "rule": "DOI stated with the arXiv id", "shown_by": ["pages/j.txt"], "document": "pages/i.txt",
-         "lines": [7, 9], "evidence_arxiv_id": None, "evidence_doi": "10.5555/zeta.2020",
-         "evidence_title": "zeta frameworks", "evidence_year": 2020},
-        {**common, "rule": "arXiv id", "shown_by": [], "document": "pages/j.txt", "lines": [5],
-         "evidence_arxiv_id": "2005.00006", "evidence_doi": "10.5555/zeta.2020", "evidence_title": None,
-         "evidence_year": None},
+        {
+            **common,
+            "rule": "DOI stated with the arXiv id",
+            "shown_by": ["pages/j.txt"],
+            "document": "pages/i.txt",
+            "lines": [7, 9],
+            "evidence_arxiv_id": None,
+            "evidence_doi": "10.5555/zeta.2020",
+            "evidence_title": "zeta frameworks",
+            "evidence_year": 2020,
+        },
+        {
+            **common,
+            "rule": "arXiv id",
+            "shown_by": [],
+            "document": "pages/j.txt",
+            "lines": [5],
+            "evidence_arxiv_id": "2005.00006",
+            "evidence_doi": "10.5555/zeta.2020",
+            "evidence_title": None,
+            "evidence_year": None,
+        },
     ]
 
 

@@ -20,8 +20,9 @@ def test_coupled_with_2104_08197(seeds):
 
 
 def test_cocited_with_1909_03368(seeds):
-    cocitations = {row["arxiv_id"]: row["cocitations"]
-                   for row in seeds.query("cocited_with", paper="1909.03368", limit=1000)}
+    cocitations = {
+        row["arxiv_id"]: row["cocitations"] for row in seeds.query("cocited_with", paper="1909.03368", limit=1000)
+    }
     assert (cocitations["2005.00719"], cocitations["1903.08855"]) == (2, 2)
 
 
@@ -31,8 +32,10 @@ def test_descendants_of_2005_00719_at_depth_1(seeds):
 
 def test_claim_support_summary_of_2501_16496_agrees_with_the_model(seeds):
     rows = seeds.query("claim_support_summary", paper="2501.16496")
-    totals = {column: sum(row[column] for row in rows)
-              for column in ("claims", "premise", "interpretation", "no_kind", "substantial")}
+    totals = {
+        column: sum(row[column] for row in rows)
+        for column in ("claims", "premise", "interpretation", "no_kind", "substantial")
+    }
     assert totals == {"claims": 240, "premise": 111, "interpretation": 110, "no_kind": 19, "substantial": 71}
     claims = {row["status"]: row["claims"] for row in rows}
     # FORMAT.md B.4: 4 claims count checks but list no source at all; B.2: 85 claims have basis

@@ -5,11 +5,12 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
-from seeds import PAGE_004, seed_lines, seed_path
 
 from paperkg.ingest import parse_file
 from paperkg.ingest.parse.normalise import title_norm
 from paperkg.ingest.parse.rawref import parse_raw_reference, parse_raw_references, strip_link_labels
+
+from seeds import PAGE_004, seed_lines, seed_path
 
 
 @pytest.fixture(scope="module")

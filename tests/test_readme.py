@@ -38,8 +38,9 @@ def console_commands() -> list[tuple[str, str]]:
 
 def shell(command: str, cwd: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "COLUMNS": "120", "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
-    return subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=300)
+    return subprocess.run(
+        ["bash", "-o", "pipefail", "-c", command], cwd=cwd, env=env, capture_output=True, text=True, timeout=300
+    )
 
 
 @pytest.fixture(scope="module")
@@ -54,8 +55,16 @@ def empty(session_kb):
 
 def test_the_readme_shows_a_session_of_each_kind_of_question():
     commands = " ".join(command for command, _ in console_commands())
-    for needed in ("ingest examples/corpus", "ancestors", "cocited_with", "coupled_with", "unsupported_claims",
-                   "claim_support_summary", "miscited_works", "parse "):
+    for needed in (
+        "ingest examples/corpus",
+        "ancestors",
+        "cocited_with",
+        "coupled_with",
+        "unsupported_claims",
+        "claim_support_summary",
+        "miscited_works",
+        "parse ",
+    ):
         assert needed in commands
     examples = "".join(blocks("console") + blocks("sh") + blocks("python"))
     assert not any(seed in examples for seed in ("../shared", "2501.16496", "2005.00719", "2104.08197"))

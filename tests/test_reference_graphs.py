@@ -16,8 +16,11 @@ def _recorded(name: str) -> dict[str, str]:
 
 
 def _changed(found: dict[str, str], recorded: dict[str, str]) -> dict[str, tuple]:
-    return {section: (recorded.get(section), found.get(section))
-            for section in sorted(found.keys() | recorded.keys()) if found.get(section) != recorded.get(section)}
+    return {
+        section: (recorded.get(section), found.get(section))
+        for section in sorted(found.keys() | recorded.keys())
+        if found.get(section) != recorded.get(section)
+    }
 
 
 def test_the_seeds_give_the_recorded_graph_and_answers(kb, seeds_dir):

@@ -12,21 +12,33 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
-import socket
 import time
 from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 from conftest import free_port
-from graph_dump import dump
-from procs import blocked_statements, blocking_document, blocking_the_ingestion_lock, blocking_writes, count, environment, lock_holder, run, start, wait_until
 
 from paperkg.db import connect
 from paperkg.ingest.run import ingest_paths
 from paperkg.server import Instance, process_start
+
+from graph_dump import dump
+from procs import (
+    blocked_statements,
+    blocking_document,
+    blocking_the_ingestion_lock,
+    blocking_writes,
+    count,
+    environment,
+    lock_holder,
+    run,
+    start,
+    wait_until,
+)
 from synth import generate
 
 PAPERS, PAGES, SEED = 240, 3, 2026
@@ -89,7 +101,10 @@ def rerun_and_compare(kb, corpus, clean, killed_pid: int, expect_committed: int,
     assert result.returncode == 0, result.stderr
     totals = json.loads(result.stdout)["totals"]
     assert (totals["new"], totals["unchanged"], totals["rejected"]) == (
-        documents - expect_committed, expect_committed, 0)
+        documents - expect_committed,
+        expect_committed,
+        0,
+    )
     assert lock_holder(kb) is None
     assert dump(kb) == clean
 
@@ -143,7 +158,7 @@ def edit_card(card: Path) -> None:
 def test_sigkill_while_rewriting_a_changed_document_keeps_its_old_version(kb, corpus, tmp_path):
     docs = tmp_path / "docs"
     docs.mkdir()
-    for file in sorted(corpus.iterdir())[:2 * BATCH]:
+    for file in sorted(corpus.iterdir())[: 2 * BATCH]:
         shutil.copy(file, docs / file.name)
     assert ingest_paths(kb, [docs]).ok
     before = dump(kb)
@@ -167,6 +182,7 @@ def test_sigkill_while_rewriting_a_changed_document_keeps_its_old_version(kb, co
 
 # -- the database goes away ----------------------------------------------------------------
 
+
 @pytest.fixture
 def own_instance(tmp_path, neo4j_instance):
     """A second managed Neo4j, on its own home and ports: this one the test may stop."""
@@ -182,7 +198,8 @@ def own_instance(tmp_path, neo4j_instance):
 
 
 def test_database_stopped_mid_ingest_exits_2_in_one_line_then_rerun_equals_a_clean_run(
-        own_instance, corpus, clean, documents):
+    own_instance, corpus, clean, documents
+):
     env = environment(PAPERKG_HOME=str(own_instance.home))
     password = own_instance.password()
     with connect(home=str(own_instance.home)) as other:
@@ -299,7 +316,7 @@ def test_second_run_without_wait_exits_75_naming_the_holder(kb, seeds_dir):
         assert second.stderr.startswith("paperkg: error: another ingestion holds the lock")
         assert f"pid {first.pid}" in second.stderr and "--wait" in second.stderr
         assert count(kb, "IngestRun") == 0
-    out, err = first.communicate(timeout=120)
+    _out, err = first.communicate(timeout=120)
     assert first.returncode == 0, err  # the holder was not disturbed
     assert count(kb, "Document") == 4 and count(kb, "IngestRun") == 1
 
@@ -373,9 +390,11 @@ def test_lock_of_another_host_with_a_heartbeat_older_than_ten_minutes_is_taken_o
 
 # -- bad documents among good ones -------------------------------------------------------
 
+
 def test_bad_documents_among_good_ones_are_rejected_with_file_and_line(kb, corpus, tmp_path):
-    from mutate import mutate  # the fuzzer's mutator (its own tests live in test_fuzz.py)
     import random
+
+    from mutate import mutate  # the fuzzer's mutator (its own tests live in test_fuzz.py)
 
     docs = tmp_path / "mixed"
     docs.mkdir()
@@ -386,8 +405,9 @@ def test_bad_documents_among_good_ones_are_rejected_with_file_and_line(kb, corpu
         "bad_nul.txt": b"# A title\n\nwith a \x00 byte",
         "bad_first_line.txt": b"not a card\n",
         "bad_latin1.txt": "# Caf\u00e9 \u2014 title\n".encode("latin-1", errors="replace"),
-        "bad_count.txt": (good[0].read_bytes().decode().replace("Cited by ", "Cited by 99999999999999999999", 1)
-                          .encode()),
+        "bad_count.txt": (
+            good[0].read_bytes().decode().replace("Cited by ", "Cited by 99999999999999999999", 1).encode()
+        ),
     }
     rng = random.Random(7)
     for number in range(10):  # mutated copies that the parser rejects
@@ -430,9 +450,11 @@ def cards_with_big_abstracts(directory: Path, count: int, first: int, abstract_b
     total = 0
     for number in range(first, first + count):
         words = " ".join(f"w{number}x{i}" for i in range(abstract_bytes // 10))
-        text = (f"# Invented paper number {number}\n\n"
-                f"arXiv: https://arxiv.org/abs/2201.{number:05d} · HTML: https://mlsanity.com/paper/2201.{number:05d}/\n\n"
-                f"## Abstract (arXiv)\n\n{words}")
+        text = (
+            f"# Invented paper number {number}\n\n"
+            f"arXiv: https://arxiv.org/abs/2201.{number:05d} · HTML: https://mlsanity.com/paper/2201.{number:05d}/\n\n"
+            f"## Abstract (arXiv)\n\n{words}"
+        )
         (directory / f"card{number:05d}.txt").write_text(text)
         total += len(text.encode())
     return total
@@ -454,8 +476,10 @@ def test_peak_memory_of_ingest_follows_the_batch_not_the_corpus(kb, tmp_path):
     large_peak = peak_rss("ingest", str(tmp_path / "large"), "--quiet", "--batch", "5")
     assert count(kb, "Document") == large
     extra = large_bytes - small_bytes  # 18 MB more documents...
-    print(f"peak RSS {small_peak / 1e6:.0f} MB for {small_bytes / 1e6:.0f} MB of documents, "
-          f"{large_peak / 1e6:.0f} MB for {large_bytes / 1e6:.0f} MB")
+    print(
+        f"peak RSS {small_peak / 1e6:.0f} MB for {small_bytes / 1e6:.0f} MB of documents, "
+        f"{large_peak / 1e6:.0f} MB for {large_bytes / 1e6:.0f} MB"
+    )
     assert large_peak - small_peak < extra / 3  # ...and at most a third of that in memory
 
 
@@ -470,8 +494,9 @@ def test_document_over_max_bytes_is_rejected_by_its_size_alone(kb, tmp_path):
     assert result.returncode == 1
     report = {Path(d["path"]).name: d for d in json.loads(result.stdout)["documents"]}
     assert report["huge.txt"]["status"] == "rejected"
-    assert report["huge.txt"]["error"] == (f"{huge}: document is {64 * 1024**3:,} bytes, "
-                                           f"over the limit of {50 * 1024**2:,}")
+    assert report["huge.txt"]["error"] == (
+        f"{huge}: document is {64 * 1024**3:,} bytes, over the limit of {50 * 1024**2:,}"
+    )
     assert [report[f"card{n:05d}.txt"]["status"] for n in (0, 1)] == ["new", "new"]
     huge.unlink()
     small, large = (docs / f"card{n:05d}.txt" for n in (0, 1))
@@ -480,6 +505,12 @@ def test_document_over_max_bytes_is_rejected_by_its_size_alone(kb, tmp_path):
     assert result.returncode == 1
     report = {Path(d["path"]).name: d for d in json.loads(result.stdout)["documents"]}
     assert report[small.name]["status"] == "unchanged"
-    assert report[large.name] == {"path": str(large), "status": "rejected", "doc_id": None, "line": None, "counts": {},
-                                  "warnings": 0, "error": f"{large}: document is {large.stat().st_size:,} bytes, "
-                                                          "over the limit of 1,500"}
+    assert report[large.name] == {
+        "path": str(large),
+        "status": "rejected",
+        "doc_id": None,
+        "line": None,
+        "counts": {},
+        "warnings": 0,
+        "error": f"{large}: document is {large.stat().st_size:,} bytes, over the limit of 1,500",
+    }

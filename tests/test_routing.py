@@ -16,12 +16,13 @@ import time
 from pathlib import Path
 
 import pytest
-from graph_dump import dump
 from neo4j import Neo4jDriver
 
 from paperkg.db import KnowledgeBase, connect
 from paperkg.ingest.run import ingest_paths
 from paperkg.server import Instance
+
+from graph_dump import dump
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "corpus"
 # A card whose `Builds on` and `Built on by` lists name papers the rest of the corpus holds.
@@ -59,13 +60,15 @@ def test_neo4j_scheme_ingests_and_answers_like_bolt(kb: KnowledgeBase, routed: K
 
 
 def _blocked_transactions(kb: KnowledgeBase) -> list[str]:
-    rows = kb.cypher("SHOW TRANSACTIONS YIELD transactionId, status WHERE status STARTS WITH 'Blocked' "
-                     "RETURN transactionId")
+    rows = kb.cypher(
+        "SHOW TRANSACTIONS YIELD transactionId, status WHERE status STARTS WITH 'Blocked' RETURN transactionId"
+    )
     return [row["transactionId"] for row in rows]
 
 
-def test_a_write_that_loses_a_deadlock_is_retried(kb: KnowledgeBase, routed: KnowledgeBase, tmp_path: Path,
-                                                  caplog: pytest.LogCaptureFixture):
+def test_a_write_that_loses_a_deadlock_is_retried(
+    kb: KnowledgeBase, routed: KnowledgeBase, tmp_path: Path, caplog: pytest.LogCaptureFixture
+):
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     for path in sorted(EXAMPLES.glob("*.txt")):
@@ -96,8 +99,11 @@ def test_a_write_that_loses_a_deadlock_is_retried(kb: KnowledgeBase, routed: Kno
         writer.join(timeout=60)
     assert not writer.is_alive()
 
-    retried = [record.getMessage() for record in caplog.records
-               if "will be retried" in record.getMessage() and "DeadlockDetected" in record.getMessage()]
+    retried = [
+        record.getMessage()
+        for record in caplog.records
+        if "will be retried" in record.getMessage() and "DeadlockDetected" in record.getMessage()
+    ]
     assert len(retried) >= 1
     [report] = reports
     [result] = report.documents

@@ -16,13 +16,14 @@ import pytest
 from conftest import free_port
 from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError, ClientError
-from procs import count, environment, open_transaction, run
 
 from paperkg import cli
 from paperkg import library as library_module
 from paperkg.db import ConnectionFailed, Settings, connect
 from paperkg.library import library, load_library
 from paperkg.readonly import ReadOnlyViolation
+
+from procs import count, environment, open_transaction, run
 
 WRONG = "Wr0ng-pa55word-that-must-never-be-printed"
 
@@ -32,6 +33,7 @@ def no_secret(text: str, *secrets: str) -> bool:
 
 
 # -- authentication --------------------------------------------------------------------------
+
 
 @pytest.fixture(autouse=True)
 def login_succeeds_after_the_test(neo4j_instance):
@@ -58,18 +60,20 @@ def test_repeated_wrong_passwords_are_a_clear_refusal_too(neo4j_instance):
         messages.add(str(caught.value).split(" refuse")[0])
     assert messages == {f"Neo4j at {neo4j_instance.bolt_uri}"}
 
+
 def test_connecting_without_credentials_is_refused(neo4j_instance):
-    with GraphDatabase.driver(neo4j_instance.bolt_uri, auth=None) as driver:
-        with pytest.raises(AuthError):
-            driver.verify_connectivity()
+    with GraphDatabase.driver(neo4j_instance.bolt_uri, auth=None) as driver, pytest.raises(AuthError):
+        driver.verify_connectivity()
 
 
 def test_a_wrong_password_is_refused_and_the_error_names_neither_password(neo4j_instance):
     with pytest.raises(ConnectionFailed) as caught:
         connect(uri=neo4j_instance.bolt_uri, auth=("neo4j", WRONG))
     message = str(caught.value)
-    assert message == (f"Neo4j at {neo4j_instance.bolt_uri} refused the credentials of user 'neo4j' "
-                       "(check NEO4J_USERNAME / NEO4J_PASSWORD)")
+    assert message == (
+        f"Neo4j at {neo4j_instance.bolt_uri} refused the credentials of user 'neo4j' "
+        "(check NEO4J_USERNAME / NEO4J_PASSWORD)"
+    )
     everything = "".join(traceback.format_exception(caught.value))
     assert no_secret(everything, WRONG, neo4j_instance.password())
 
@@ -100,8 +104,10 @@ def test_credentials_written_into_the_uri_are_refused_without_echoing_them():
     secret = "pa55/word-in-a-uri"
     result = run("stats", env=environment(NEO4J_URI=f"bolt://neo4j:{secret}@127.0.0.1:7687"))
     assert result.returncode == 2
-    assert result.stderr.strip() == ("paperkg: error: the Neo4j URI must not carry credentials (…@127.0.0.1:7687): "
-                                     "set NEO4J_USERNAME and NEO4J_PASSWORD instead")
+    assert result.stderr.strip() == (
+        "paperkg: error: the Neo4j URI must not carry credentials (…@127.0.0.1:7687): "
+        "set NEO4J_USERNAME and NEO4J_PASSWORD instead"
+    )
     assert no_secret(result.stderr, secret, "pa55")
 
 
@@ -174,7 +180,8 @@ def test_every_library_query_is_planned_as_read_only(session_kb):
     assert len(queries) >= 10
     for query in queries:
         _, summary, _ = session_kb.driver.execute_query(
-            "EXPLAIN " + query.text, {p.name: None for p in query.params}, database_=session_kb.database)
+            "EXPLAIN " + query.text, {p.name: None for p in query.params}, database_=session_kb.database
+        )
         assert summary.query_type == "r", query.name
 
 
@@ -222,8 +229,10 @@ def test_paperkg_query_with_a_write_clause_exits_2_with_one_line_and_changes_not
 
 REFUSED = [
     ("TERMINATE TRANSACTIONS 'neo4j-transaction-1'", "TERMINATE TRANSACTIONS"),
-    ("SHOW TRANSACTIONS YIELD transactionId AS id TERMINATE TRANSACTIONS id YIELD message RETURN message",
-     "TERMINATE TRANSACTIONS"),
+    (
+        "SHOW TRANSACTIONS YIELD transactionId AS id TERMINATE TRANSACTIONS id YIELD message RETURN message",
+        "TERMINATE TRANSACTIONS",
+    ),
     ("CALL dbms.killConnection('bolt-1')", "procedure dbms.killConnection"),
     ("CALL dbms.killConnections(['bolt-1'])", "procedure dbms.killConnections"),
     ("LOAD CSV FROM 'http://127.0.0.1:9/x.csv' AS row RETURN row", "LOAD CSV"),
@@ -247,21 +256,26 @@ def test_ad_hoc_cypher_refuses_what_acts_on_the_server(one_paper, statement, wha
 
 def test_ad_hoc_cypher_cannot_terminate_another_transaction(one_paper):
     with open_transaction(one_paper, "MATCH (p:Paper) SET p.held = true"):
-        (row,) = one_paper.cypher("SHOW TRANSACTIONS YIELD transactionId, currentQuery "
-                                  "WHERE currentQuery = '' RETURN collect(transactionId) AS ids")
+        (row,) = one_paper.cypher(
+            "SHOW TRANSACTIONS YIELD transactionId, currentQuery "
+            "WHERE currentQuery = '' RETURN collect(transactionId) AS ids"
+        )
         with pytest.raises(ReadOnlyViolation):
             one_paper.cypher("TERMINATE TRANSACTIONS $ids", ids=row["ids"])
         statuses = one_paper.cypher("SHOW TRANSACTIONS YIELD status RETURN collect(status) AS s")[0]["s"]
         assert not any(status.startswith("Terminated") for status in statuses)
 
 
-@pytest.mark.parametrize(("statement", "rows"), [
-    ("MATCH (p:Paper) RETURN p.title AS title", [{"title": "Kept"}]),
-    ("CALL db.labels() YIELD label WHERE label = 'Paper' RETURN label", [{"label": "Paper"}]),
-    ("SHOW INDEXES YIELD name WHERE name = 'no such index' RETURN name", []),
-    ("EXPLAIN MATCH (p:Paper) RETURN p", []),
-    ("PROFILE MATCH (p:Paper) RETURN count(p) AS n", [{"n": 1}]),
-])
+@pytest.mark.parametrize(
+    ("statement", "rows"),
+    [
+        ("MATCH (p:Paper) RETURN p.title AS title", [{"title": "Kept"}]),
+        ("CALL db.labels() YIELD label WHERE label = 'Paper' RETURN label", [{"label": "Paper"}]),
+        ("SHOW INDEXES YIELD name WHERE name = 'no such index' RETURN name", []),
+        ("EXPLAIN MATCH (p:Paper) RETURN p", []),
+        ("PROFILE MATCH (p:Paper) RETURN count(p) AS n", [{"n": 1}]),
+    ],
+)
 def test_ad_hoc_cypher_still_reads(one_paper, statement, rows):
     assert one_paper.cypher(statement) == rows
 
@@ -300,17 +314,22 @@ def test_the_managed_home_and_its_store_are_the_owners_alone(neo4j_instance):
 
 # -- URIs the driver cannot use, and settings that would be ignored ----------------------------
 
-@pytest.mark.parametrize(("uri", "shown"), [
-    ("http://127.0.0.1:7474", "http://127.0.0.1:7474 (scheme http://)"),
-    ("bolt+x://db.example:7687", "bolt+x://db.example:7687 (scheme bolt+x://)"),
-    ("127.0.0.1:7687", "127.0.0.1:7687 (no scheme)"),
-])
+
+@pytest.mark.parametrize(
+    ("uri", "shown"),
+    [
+        ("http://127.0.0.1:7474", "http://127.0.0.1:7474 (scheme http://)"),
+        ("bolt+x://db.example:7687", "bolt+x://db.example:7687 (scheme bolt+x://)"),
+        ("127.0.0.1:7687", "127.0.0.1:7687 (no scheme)"),
+    ],
+)
 def test_a_uri_without_a_bolt_scheme_is_one_line_naming_the_schemes_that_work(uri, shown):
     result = run("stats", env=environment(NEO4J_URI=uri, NEO4J_PASSWORD="pa55"))
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.splitlines() == [
         f"paperkg: error: paperkg cannot use the Neo4j URI {shown}: give one with bolt://, bolt+s://, "
-        "bolt+ssc://, neo4j://, neo4j+s://, neo4j+ssc://, e.g. bolt://127.0.0.1:7687"]
+        "bolt+ssc://, neo4j://, neo4j+s://, neo4j+ssc://, e.g. bolt://127.0.0.1:7687"
+    ]
 
 
 def test_a_password_without_a_uri_is_warned_about(neo4j_instance):
@@ -318,5 +337,6 @@ def test_a_password_without_a_uri_is_warned_about(neo4j_instance):
     assert result.returncode == 0, result.stderr
     assert result.stderr.splitlines() == [
         f"paperkg: warning: NEO4J_PASSWORD is set but NEO4J_URI is not: using the managed Neo4j in "
-        f"{neo4j_instance.home} with its own password (set NEO4J_URI to use another server)"]
+        f"{neo4j_instance.home} with its own password (set NEO4J_URI to use another server)"
+    ]
     assert WRONG not in result.stderr

@@ -11,8 +11,10 @@ from seeds import SEEDS_MISSING
 
 TESTS = Path(__file__).resolve().parent
 # One test reaching the seeds through tests/seeds.py, one through the `seeds_dir` fixture.
-SEED_TESTS = ["test_parse_card.py::test_seed_000_builds_on_14_and_is_built_on_by_17",
-              "test_cli.py::test_parse_json_prints_the_seed_models_with_their_counts"]
+SEED_TESTS = [
+    "test_parse_card.py::test_seed_000_builds_on_14_and_is_built_on_by_17",
+    "test_cli.py::test_parse_json_prints_the_seed_models_with_their_counts",
+]
 
 
 def run_seed_tests(tmp_path: Path, ci: str | None) -> subprocess.CompletedProcess:
@@ -20,9 +22,22 @@ def run_seed_tests(tmp_path: Path, ci: str | None) -> subprocess.CompletedProces
     env.pop("CI", None)
     if ci is not None:
         env["CI"] = ci
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
-                           *(str(TESTS / test) for test in SEED_TESTS)],
-                          cwd=TESTS.parent, env=env, capture_output=True, text=True)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-rs",
+            "-p",
+            "no:cacheprovider",
+            *(str(TESTS / test) for test in SEED_TESTS),
+        ],
+        cwd=TESTS.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
 
 
 def test_without_the_seeds_their_tests_skip_with_one_reason(tmp_path):

@@ -35,8 +35,13 @@ def test_http_port_serves_neo4j_browser(neo4j_instance):
 def test_schema_has_a_constraint_for_every_key(session_kb):
     rows = session_kb.cypher("SHOW CONSTRAINTS YIELD labelsOrTypes, properties, type")
     keys = {(row["labelsOrTypes"][0], row["properties"][0]) for row in rows if row["type"] == "UNIQUENESS"}
-    assert {("Paper", "paper_id"), ("Paper", "arxiv_id"), ("Paper", "doi"), ("Claim", "claim_id"),
-            ("Source", "source_id")} <= keys
+    assert {
+        ("Paper", "paper_id"),
+        ("Paper", "arxiv_id"),
+        ("Paper", "doi"),
+        ("Claim", "claim_id"),
+        ("Source", "source_id"),
+    } <= keys
     indexes = session_kb.cypher("SHOW INDEXES YIELD labelsOrTypes, properties, state")
     assert {"labelsOrTypes": ["Paper"], "properties": ["title_norm"], "state": "ONLINE"} in indexes
 
@@ -70,8 +75,11 @@ def test_password_file_is_private_and_never_printed(neo4j_instance, capfd):
 def test_server_listens_on_loopback_only(neo4j_instance):
     ports = neo4j_instance.ports()
     listening = subprocess.run(["ss", "-Hltn"], capture_output=True, text=True).stdout
-    ours = [line for line in listening.splitlines()
-            if line.split()[3].rsplit(":", 1)[1] in {str(ports.bolt), str(ports.http)}]
+    ours = [
+        line
+        for line in listening.splitlines()
+        if line.split()[3].rsplit(":", 1)[1] in {str(ports.bolt), str(ports.http)}
+    ]
     assert len(ours) == 2, listening
     # Java may bind an IPv6 socket to the IPv4-mapped loopback address; both are loopback only.
     addresses = {line.split()[3].rsplit(":", 1)[0] for line in ours}
@@ -108,8 +116,10 @@ def test_corrupt_instance_state_is_a_clear_error(tmp_path, capsys):
 
 def test_missing_java_is_one_line_and_exit_2(tmp_path):
     env = {"PATH": "/nonexistent", "PAPERKG_HOME": str(tmp_path), "HOME": str(tmp_path)}
-    result = subprocess.run([sys.executable, "-m", "paperkg.cli", "db", "start"], env=env,
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "paperkg.cli", "db", "start"], env=env, capture_output=True, text=True
+    )
     assert result.returncode == 2
-    assert result.stderr.strip() == ("paperkg: error: Java is not on PATH: install a JDK 17 "
-                                     "(apt-get install openjdk-17-jdk-headless)")
+    assert result.stderr.strip() == (
+        "paperkg: error: Java is not on PATH: install a JDK 17 (apt-get install openjdk-17-jdk-headless)"
+    )

@@ -6,10 +6,11 @@ import json
 import re
 
 import pytest
-from ecosystem import examples
 
 from paperkg.cli import main
 from paperkg.show import ANCHOR_COLOUR, STATUS_COLOURS, VERDICT_COLOURS, Picture, caption, picture
+
+from ecosystem import examples
 
 PAGE = "2405.01127"  # a page of examples/corpus with unsupported claims
 CITED = "2103.07781"
@@ -40,8 +41,11 @@ def test_show_writes_lineage_html_with_a_node_per_ancestor_captioned_by_title_an
     assert len(data["nodes"]) == len(rows) + 1  # the ancestors and the paper asked about
     anchor = next(node for node in data["nodes"] if node["color"].lower() == ANCHOR_COLOUR.lower())
     # Depth 1: every ancestor is drawn with the citation from the paper.
-    cited = {rel["to"] if "to" in rel else rel["target"] for rel in data["relationships"]
-             if (rel.get("from") or rel.get("source")) == anchor["id"]}
+    cited = {
+        rel["to"] if "to" in rel else rel["target"]
+        for rel in data["relationships"]
+        if (rel.get("from") or rel.get("source")) == anchor["id"]
+    }
     assert cited == {row["paper_id"] for row in rows}
 
 
@@ -64,12 +68,14 @@ def test_claims_picture_colours_claims_by_status_and_checks_by_verdict(seeded):
     checks = [rel for rel in shown.graph.relationships if rel.properties["type"] == "CHECKED_AGAINST"]
     assert len(checks) == sum(len(row["checks"]) for row in rows)
     assert {(rel.caption, str(rel.color.as_hex(format="long")).lower()) for rel in checks} == {
-        ("not_supported", VERDICT_COLOURS["not_supported"].lower())}
+        ("not_supported", VERDICT_COLOURS["not_supported"].lower())
+    }
     # A supported claim's picture draws the SUPPORTS arrows the graph holds for it.
     supported = picture(seeded, "paper_claims", paper=PAGE, status="supported")
     arrows = [rel for rel in supported.subgraph.relationships if rel["type"] == "SUPPORTS"]
-    total = seeded.cypher("MATCH (:Paper {arxiv_id: $a})-[:MAKES]->(:Claim)<-[s:SUPPORTS]-() RETURN count(s) AS n",
-                          a=PAGE)[0]["n"]
+    total = seeded.cypher(
+        "MATCH (:Paper {arxiv_id: $a})-[:MAKES]->(:Claim)<-[s:SUPPORTS]-() RETURN count(s) AS n", a=PAGE
+    )[0]["n"]
     assert len(arrows) == total > 0
 
 
@@ -89,7 +95,6 @@ def test_show_refuses_an_unknown_paper_in_one_line(seeded, tmp_path, capsys):
 
 def test_show_html_opens_in_chromium_and_draws_without_script_errors(seeded, tmp_path):
     from playwright.sync_api import sync_playwright
-
     from test_browser import CHROMIUM, CHROMIUM_FLAGS
 
     out = picture(seeded, "unsupported_claims", paper=PAGE).save(tmp_path / "claims.html")

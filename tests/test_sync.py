@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import shutil
 
-from graph_dump import dump
-
 from paperkg.cli import main
 from paperkg.ingest.run import discover, ingest_paths
+
+from graph_dump import dump
 
 
 def test_sync_reports_new_then_unchanged_then_retracted(kb, seeds_dir, tmp_path, capsys):
@@ -73,4 +73,8 @@ def test_discover_skips_hidden_files_and_directory_links_and_follows_file_links_
     assert found.files == [corpus / "b.txt", corpus / "sub" / "a.txt"]
     assert [(r.path, r.status) for r in found.rejected] == [(str(corpus / "linked.txt"), "rejected")]
     # Asked to, it follows the link out, as the document at the link's own path.
-    assert discover(named, follow_links=True).files == [corpus / "b.txt", corpus / "linked.txt", corpus / "sub" / "a.txt"]
+    assert discover(named, follow_links=True).files == [
+        corpus / "b.txt",
+        corpus / "linked.txt",
+        corpus / "sub" / "a.txt",
+    ]

@@ -12,6 +12,7 @@ from paperkg.ingest import Card, Page, parse_file
 from paperkg.ingest.parse.identifiers import split_doi
 from paperkg.ingest.parse.normalise import title_norm
 from paperkg.ingest.run import discover
+
 from synth import TRUTH_FILE, generate, main
 
 PAPERS, PAGES, SEED = 150, 4, 11
@@ -161,6 +162,7 @@ def test_old_style_arxiv_ids_appear_in_a_large_graph(tmp_path):
 
 # -- the identity cases (`--identity-cases`): planted as the truth file says, and nothing else changed
 
+
 @pytest.fixture(scope="module")
 def planted(tmp_path_factory: pytest.TempPathFactory):
     out = tmp_path_factory.mktemp("synth-identity")
@@ -195,8 +197,9 @@ def _without_digits(line: str) -> str:
 def test_identity_cases_only_add_lines_and_recount_the_totals(corpus, planted):
     plain, _, _ = corpus
     out, truth, _ = planted
-    planted_pages = {mention["file"] for case in truth["cases"] for mention in _mentions(case)
-                     if mention["file"].startswith("page_")}
+    planted_pages = {
+        mention["file"] for case in truth["cases"] for mention in _mentions(case) if mention["file"].startswith("page_")
+    }
     assert len(planted_pages) == PAGES
     for name, data in _read_dir(plain).items():
         if name not in planted_pages:
@@ -211,8 +214,22 @@ def test_identity_cases_only_add_lines_and_recount_the_totals(corpus, planted):
 
 def test_identity_cases_are_deterministic_and_their_truth_is_not_ingested(planted, tmp_path):
     out, _, _ = planted
-    assert main(["--papers", str(PAPERS), "--pages", str(PAGES), "--seed", str(SEED), "--out",
-                 str(tmp_path), "--identity-cases"]) == 0
+    assert (
+        main(
+            [
+                "--papers",
+                str(PAPERS),
+                "--pages",
+                str(PAGES),
+                "--seed",
+                str(SEED),
+                "--out",
+                str(tmp_path),
+                "--identity-cases",
+            ]
+        )
+        == 0
+    )
     assert _read_dir(tmp_path) == _read_dir(out)
     assert TRUTH_FILE in {path.name for path in tmp_path.iterdir()}
     assert TRUTH_FILE not in {path.name for path in discover([tmp_path]).files}
@@ -227,21 +244,32 @@ def test_every_planted_mention_is_at_its_line_as_printed(planted):
             if mention["as"] == "card subject":
                 assert (mention["line"], document.arxiv_id) == (1, prints["arxiv_id"])
             elif mention["as"] == "card item":
-                items = [item for section in (document.builds_on, document.built_on_by) if section
-                         for item in section.items if item.arxiv_id == prints["arxiv_id"]]
+                items = [
+                    item
+                    for section in (document.builds_on, document.built_on_by)
+                    if section
+                    for item in section.items
+                    if item.arxiv_id == prints["arxiv_id"]
+                ]
                 assert len(items) == 1, mention
             elif mention["as"] == "structured reference":
                 (reference,) = [ref for ref in document.references if ref.line == mention["line"]]
-                assert (reference.title, reference.year, reference.doi) == (prints["title"], prints["year"],
-                                                                           prints["doi"])
+                assert (reference.title, reference.year, reference.doi) == (
+                    prints["title"],
+                    prints["year"],
+                    prints["doi"],
+                )
             elif "of two on one line" in mention["as"]:
                 text = " ".join(raw.text for raw in _raws_at(documents, mention))
                 assert all(str(value) in text for value in prints.values()), mention
             else:  # one raw entry of its own
                 (raw,) = _raws_at(documents, mention)
                 assert title_norm(raw.title) == title_norm(prints["title"]), mention
-                assert (raw.year, raw.doi, raw.arxiv_id) == (_printed_year(mention), prints.get("doi"),
-                                                             prints.get("arxiv_id")), mention
+                assert (raw.year, raw.doi, raw.arxiv_id) == (
+                    _printed_year(mention),
+                    prints.get("doi"),
+                    prints.get("arxiv_id"),
+                ), mention
 
 
 def test_glued_lines_hold_two_entries_with_their_own_ids_and_years(planted):
@@ -254,8 +282,10 @@ def test_glued_lines_hold_two_entries_with_their_own_ids_and_years(planted):
                 lines.setdefault((mention["file"], mention["line"]), []).append({**mention, "work": work})
     assert len(lines) == 2
     for parts in lines.values():
-        assert sorted(part["as"].split(",")[1] for part in parts) == [" first of two on one line",
-                                                                       " second of two on one line"]
+        assert sorted(part["as"].split(",")[1] for part in parts) == [
+            " first of two on one line",
+            " second of two on one line",
+        ]
         arxiv_part, doi_part = sorted(parts, key=lambda part: "doi" in part["prints"])
         assert abs(arxiv_part["prints"]["year"] - doi_part["prints"]["year"]) > 1
         text = " ".join(raw.text for raw in _raws_at(documents, arxiv_part))  # one entry or two
@@ -277,11 +307,16 @@ def test_suffix_keys_a_positional_pick_gets_wrong(planted):
         assert source.key == key["prints"]["key"] and source.year_suffix
         # The page's entries by that author and year, in the resolver's order: structured, then raw.
         by_author = source.first_author
-        candidates = [(None, (ref.title, ref.year)) for ref in page.references
-                      if ref.year == source.year and ref.authors and ref.authors[0].startswith(by_author + ",")]
-        candidates += [(raw.text.split(str(source.year), 1)[1][:1], (raw.title, raw.year))
-                       for raw in page.raw_references
-                       if raw.year == source.year and raw.authors and raw.authors[0].endswith(" " + by_author)]
+        candidates = [
+            (None, (ref.title, ref.year))
+            for ref in page.references
+            if ref.year == source.year and ref.authors and ref.authors[0].startswith(by_author + ",")
+        ]
+        candidates += [
+            (raw.text.split(str(source.year), 1)[1][:1], (raw.title, raw.year))
+            for raw in page.raw_references
+            if raw.year == source.year and raw.authors and raw.authors[0].endswith(" " + by_author)
+        ]
         # The entries printing the key's suffix are exactly the one the key names (none for a gap).
         work = works.get(key["refers_to"])
         named = (work["title"], work["year"]) if work else None

@@ -28,7 +28,7 @@ import uuid
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
@@ -50,6 +50,7 @@ DATABASE = "neo4j"
 PARTITIONS = 64
 SPILL_RECORDS = 2000
 _COMBINED_EDGES = ("paper_cites", "makes", "claim_cites", "checked_against", "supports", "refers_to")
+
 
 def node_file(label: str) -> str:
     """The name (without .csv) of an export's file of `label` nodes: `papers` for Paper."""
@@ -75,12 +76,15 @@ class ExportSummary:
     def describe(self) -> str:
         nodes = ", ".join(f"{count:,} {label}" for label, count in self.nodes.items())
         relationships = ", ".join(f"{count:,} {kind}" for kind, count in self.relationships.items())
-        return (f"{self.documents:,} documents ({len(self.rejected)} rejected) exported to {self.directory}: "
-                f"{nodes}; {relationships}")
+        return (
+            f"{self.documents:,} documents ({len(self.rejected)} rejected) exported to {self.directory}: "
+            f"{nodes}; {relationships}"
+        )
 
 
-def export_admin_import(paths: Iterable[str | os.PathLike], directory: str | os.PathLike, *,
-                        max_bytes: int = MAX_DOCUMENT_BYTES) -> ExportSummary:
+def export_admin_import(
+    paths: Iterable[str | os.PathLike], directory: str | os.PathLike, *, max_bytes: int = MAX_DOCUMENT_BYTES
+) -> ExportSummary:
     """Write the graph of the documents under `paths` as importer CSVs (and `import.args`) in `directory`."""
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
@@ -99,10 +103,18 @@ def export_admin_import(paths: Iterable[str | os.PathLike], directory: str | os.
 
 def import_arguments(directory: Path) -> list[str]:
     """neo4j-admin's arguments for importing the files of `directory` into an empty `neo4j` database."""
-    return ["database", "import", "full", DATABASE, "--overwrite-destination=true", "--multiline-fields=true",
-            f"--array-delimiter=U+{ord(ARRAY_DELIMITER):04X}", f"--report-file={directory / 'import.report'}",
-            *(f"--nodes={directory / node_file(label)}.csv" for label in NODES),
-            *(f"--relationships={directory / name}.csv" for name in RELATIONSHIPS)]
+    return [
+        "database",
+        "import",
+        "full",
+        DATABASE,
+        "--overwrite-destination=true",
+        "--multiline-fields=true",
+        f"--array-delimiter=U+{ord(ARRAY_DELIMITER):04X}",
+        f"--report-file={directory / 'import.report'}",
+        *(f"--nodes={directory / node_file(label)}.csv" for label in NODES),
+        *(f"--relationships={directory / name}.csv" for name in RELATIONSHIPS),
+    ]
 
 
 def load(instance: Instance, directory: Path) -> None:
@@ -122,8 +134,14 @@ def import_into(instance: Instance, directory: Path, *, heap: str = "1g") -> Non
     # The importer finds the store where the server keeps it: $NEO4J_HOME/data by default, or
     # as the home's neo4j.conf says.
     env = {**os.environ, "NEO4J_HOME": str(instance.home), "NEO4J_CONF": str(instance.home / "conf")}
-    command = [require_java(), f"-Xmx{heap}", "-cp", instance.classpath(), "org.neo4j.cli.AdminTool",
-               *import_arguments(directory)]
+    command = [
+        require_java(),
+        f"-Xmx{heap}",
+        "-cp",
+        instance.classpath(),
+        "org.neo4j.cli.AdminTool",
+        *import_arguments(directory),
+    ]
     result = subprocess.run(command, env=env, capture_output=True, text=True)
     if result.returncode != 0:
         tail = "\n".join((result.stdout + result.stderr).strip().splitlines()[-20:])
@@ -140,6 +158,7 @@ def finish_import(kb: KnowledgeBase) -> None:
 
 
 # -- pass 1: parse, file mentions, spool ----------------------------------------------------
+
 
 def _first_pass(files: list[Path], spool: IO[bytes], summary: ExportSummary, max_bytes: int) -> set[Evidence]:
     evidence: set[Evidence] = set()
@@ -163,6 +182,7 @@ def _spooled(spool: IO[bytes]) -> Iterator[Assertions]:
 
 
 # -- pass 2: rows -----------------------------------------------------------------------------
+
 
 class _Edges:
     """Relationships asserted by several documents: one per pair, documents listed in order."""
@@ -189,7 +209,7 @@ class _Spill:
     the corpus, not all of it. Records of one key keep their order."""
 
     def __init__(self, directory: Path) -> None:
-        self.files = [tempfile.TemporaryFile(dir=directory) for _ in range(PARTITIONS)]
+        self.files = [tempfile.TemporaryFile(dir=directory) for _ in range(PARTITIONS)]  # noqa: SIM115 (closed by close())
         self.pending: list[list[tuple]] = [[] for _ in range(PARTITIONS)]
 
     def add(self, key: str, record: tuple) -> None:
@@ -213,14 +233,17 @@ class _Spill:
             spill.close()
 
 
-def _second_pass(documents: Iterator[Assertions], works: dict[Evidence, Work], out: Path,
-                 summary: ExportSummary) -> None:
-    run_id, now = str(uuid.uuid4()), datetime.now(timezone.utc)
+def _second_pass(
+    documents: Iterator[Assertions], works: dict[Evidence, Work], out: Path, summary: ExportSummary
+) -> None:
+    run_id, now = str(uuid.uuid4()), datetime.now(UTC)
     spill = _Spill(out)
-    with _Csv.nodes(out, "Document") as document_file, \
-            _Csv.relationships(out, "paper_mentions") as paper_mentions, \
-            _Csv.relationships(out, "claim_mentions") as claim_mentions, \
-            _Csv.relationships(out, "source_mentions") as source_mentions:
+    with (
+        _Csv.nodes(out, "Document") as document_file,
+        _Csv.relationships(out, "paper_mentions") as paper_mentions,
+        _Csv.relationships(out, "claim_mentions") as claim_mentions,
+        _Csv.relationships(out, "source_mentions") as source_mentions,
+    ):
         for a in documents:
             rows, _ = batch_rows([a], lambda evidence: works[evidence].paper_id)
             document = {key: value for key, value in document_row(a).items() if key != "doc_id"}
@@ -252,32 +275,50 @@ def _second_pass(documents: Iterator[Assertions], works: dict[Evidence, Work], o
     resolved = {work.paper_id: work for work in works.values()}
     with _Csv.nodes(out, "Evidence") as evidence_file, _Csv.relationships(out, "evidence_of") as evidence_of:
         for evidence, work in sorted(works.items(), key=lambda item: item[0].encode()):
-            evidence_file.write(evidence.key, properties={
-                "arxiv_id": evidence.arxiv_id, "doi": evidence.doi, "title_norm": evidence.title_norm,
-                "year": evidence.year, "fallback": evidence.fallback})
+            evidence_file.write(
+                evidence.key,
+                properties={
+                    "arxiv_id": evidence.arxiv_id,
+                    "doi": evidence.doi,
+                    "title_norm": evidence.title_norm,
+                    "year": evidence.year,
+                    "fallback": evidence.fallback,
+                },
+            )
             evidence_of.write(evidence.key, work.paper_id, properties={})
-    combined = {"Paper": _Csv.nodes(out, "Paper"), **{label: _Csv.nodes(out, label) for label in ("Claim", "Source")},
-                **{name: _Csv.relationships(out, name) for name in _COMBINED_EDGES}}
+    combined = {
+        "Paper": _Csv.nodes(out, "Paper"),
+        **{label: _Csv.nodes(out, label) for label in ("Claim", "Source")},
+        **{name: _Csv.relationships(out, name) for name in _COMBINED_EDGES},
+    }
     try:
         for records in spill.partitions():
             _write_partition(records, resolved, combined)
     finally:
         for csv_file in combined.values():
             csv_file.handle.close()
-    written = [document_file, paper_mentions, claim_mentions, source_mentions, evidence_file, evidence_of,
-               *combined.values()]
+    written = [
+        document_file,
+        paper_mentions,
+        claim_mentions,
+        source_mentions,
+        evidence_file,
+        evidence_of,
+        *combined.values(),
+    ]
     counts = {csv.name: csv.rows for csv in written}
     summary.nodes = {label: counts[node_file(label)] for label in NODES}
     for name, (kind, *_) in RELATIONSHIPS.items():
         summary.relationships[kind] = summary.relationships.get(kind, 0) + counts[name]
 
 
-def _spill_edge(spill: _Spill, name: str, start: str, end: str, doc_ids: list[str],
-                properties: dict[str, Any] | None = None) -> None:
+def _spill_edge(
+    spill: _Spill, name: str, start: str, end: str, doc_ids: list[str], properties: dict[str, Any] | None = None
+) -> None:
     spill.add(f"{start}\x00{end}", ("edge", name, start, end, doc_ids, properties))
 
 
-def _write_partition(records: Iterator[tuple], resolved: dict[str, Work], out: dict[str, "_Csv"]) -> None:
+def _write_partition(records: Iterator[tuple], resolved: dict[str, Work], out: dict[str, _Csv]) -> None:
     """Combine one partition's records and write its rows: every key's records are in it."""
     folded: dict[str, dict[str, tuple[tuple, Any]]] = {}  # paper → property → ((rank, doc_id, key), value)
     nodes: dict[str, dict[str, dict[str, Any]]] = {"Claim": {}, "Source": {}}  # a later statement overrides
@@ -292,8 +333,7 @@ def _write_partition(records: Iterator[tuple], resolved: dict[str, Work], out: d
     for paper_id, properties in folded.items():
         work = resolved[paper_id]
         identity = {"arxiv_id": work.arxiv_id, "doi": work.doi, "dois": work.dois or None, "fallback": work.fallback}
-        out["Paper"].write(paper_id, properties={**{key: value for key, (_, value) in properties.items()},
-                                                 **identity})
+        out["Paper"].write(paper_id, properties={**{key: value for key, (_, value) in properties.items()}, **identity})
     for label, found in nodes.items():
         for key, properties in found.items():
             out[label].write(key, properties=properties)
@@ -304,22 +344,23 @@ def _write_partition(records: Iterator[tuple], resolved: dict[str, Work], out: d
 
 # -- CSV in the importer's format ---------------------------------------------------------------
 
+
 class _Csv:
     """One CSV file with its header line; every value quoted, an empty field meaning "no property"."""
 
     def __init__(self, out: Path, name: str, fixed: list[str], constant: str, properties: dict[str, str]):
         self.name, self.constant, self.properties = name, _quote(constant), properties
-        self.handle = open(out / f"{name}.csv", "w", encoding="utf-8", newline="")
+        self.handle = open(out / f"{name}.csv", "w", encoding="utf-8", newline="")  # noqa: SIM115 (closed by close())
         self.handle.write(",".join(fixed + [f"{key}:{kind}" for key, kind in properties.items()]) + "\n")
         self.rows = 0
 
     @classmethod
-    def nodes(cls, out: Path, label: str) -> "_Csv":
+    def nodes(cls, out: Path, label: str) -> _Csv:
         key, properties = NODES[label]
         return cls(out, node_file(label), [f"{key}:ID({label})", ":LABEL"], label, properties)
 
     @classmethod
-    def relationships(cls, out: Path, name: str) -> "_Csv":
+    def relationships(cls, out: Path, name: str) -> _Csv:
         kind, start, end, properties = RELATIONSHIPS[name]
         return cls(out, name, [f":START_ID({start})", f":END_ID({end})", ":TYPE"], kind, properties)
 
@@ -332,7 +373,7 @@ class _Csv:
         self.handle.write(",".join(cells) + "\n")
         self.rows += 1
 
-    def __enter__(self) -> "_Csv":
+    def __enter__(self) -> _Csv:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -356,4 +397,3 @@ def _cell(value: Any, kind: str) -> str:
 
 def _quote(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
-

@@ -22,9 +22,8 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from paperkg.statements import Rows, statement
-
 from paperkg.ingest.graph.identity import Evidence
+from paperkg.statements import Rows, statement
 
 # Entities in the order a change set lists them.
 ENTITIES = ("work", "merge", "cites", "claim", "check", "source")
@@ -91,27 +90,56 @@ class ChangeRecorder:
         self.identity: list[Change] = []
         self.documents = 0
 
-    def before(self, *, papers: Iterable[str] = (), cites: Iterable[tuple[str, str]] = (),
-               claims: Iterable[str] = (), checks: Iterable[tuple[str, str]] = (), sources: Iterable[str] = (),
-               around: Iterable[str] = (), doc_ids: Sequence[str] = ()) -> None:
+    def before(
+        self,
+        *,
+        papers: Iterable[str] = (),
+        cites: Iterable[tuple[str, str]] = (),
+        claims: Iterable[str] = (),
+        checks: Iterable[tuple[str, str]] = (),
+        sources: Iterable[str] = (),
+        around: Iterable[str] = (),
+        doc_ids: Sequence[str] = (),
+    ) -> None:
         """Take these things' states as they are now, unless an earlier read took them."""
         around = sorted(set(around) - self.around)
-        read = self._read(sorted(set(papers) | set(around)), sorted(set(cites)), sorted(set(claims)),
-                          sorted(set(checks)), sorted(set(sources)), around, list(doc_ids))
+        read = self._read(
+            sorted(set(papers) | set(around)),
+            sorted(set(cites)),
+            sorted(set(claims)),
+            sorted(set(checks)),
+            sorted(set(sources)),
+            around,
+            list(doc_ids),
+        )
         for name in ("papers", "cites", "claims", "checks", "sources"):
             held, found = getattr(self.state, name), getattr(read, name)
             for key, value in found.items():
                 held.setdefault(key, value)
         self.around.update(around)
 
-    def reshaping(self, changed: Sequence[str], merges: Sequence[dict[str, str]], moves: Sequence[dict[str, str]],
-                  region: dict[str, set[Evidence]]) -> None:
+    def reshaping(
+        self,
+        changed: Sequence[str],
+        merges: Sequence[dict[str, str]],
+        moves: Sequence[dict[str, str]],
+        region: dict[str, set[Evidence]],
+    ) -> None:
         """Called just before papers are merged or split: their states, and the identity
         changes with the evidence that made them."""
         self.before(papers=changed, around=changed)
         for merge in merges:
-            self.identity.append(Change("merge", merge["gone"], None, merge["keep"], merge["gone"], merge["keep"],
-                                        describe_evidence(region.get(merge["gone"], ()))))
+            self.identity.append(
+                Change(
+                    "merge",
+                    merge["gone"],
+                    None,
+                    merge["keep"],
+                    merge["gone"],
+                    merge["keep"],
+                    describe_evidence(region.get(merge["gone"], ())),
+                )
+            )
         moved: dict[tuple[str, str], list[str]] = {}
         for move in moves:
             moved.setdefault((move["to"], move["from"]), []).append(move["key"])
@@ -122,66 +150,129 @@ class ChangeRecorder:
     def finish(self) -> list[Change]:
         """Read the scope again, store the change set of the transaction and return it."""
         state = self.state
-        after = self._read(sorted(state.papers), sorted(state.cites), sorted(state.claims), sorted(state.checks),
-                           sorted(state.sources), sorted(self.around), [])
+        after = self._read(
+            sorted(state.papers),
+            sorted(state.cites),
+            sorted(state.claims),
+            sorted(state.checks),
+            sorted(state.sources),
+            sorted(self.around),
+            [],
+        )
         changes = list(self.identity)
         for paper_id in after.papers.keys() | state.papers.keys():
             was, now = state.papers.get(paper_id), after.papers.get(paper_id)
             if (was is None) != (now is None):
-                changes.append(Change("work", paper_id, PRESENT if was is not None else None,
-                                      PRESENT if now is not None else None, paper_id, None, now or was or None))
+                changes.append(
+                    Change(
+                        "work",
+                        paper_id,
+                        PRESENT if was is not None else None,
+                        PRESENT if now is not None else None,
+                        paper_id,
+                        None,
+                        now or was or None,
+                    )
+                )
         for pair in after.cites.keys() | state.cites.keys():
             was, now = state.cites.get(pair, False), after.cites.get(pair, False)
             if was != now:
-                changes.append(Change("cites", CITES_KEY_SEPARATOR.join(pair), PRESENT if was else None,
-                                      PRESENT if now else None, pair[0], pair[1]))
+                changes.append(
+                    Change(
+                        "cites",
+                        CITES_KEY_SEPARATOR.join(pair),
+                        PRESENT if was else None,
+                        PRESENT if now else None,
+                        pair[0],
+                        pair[1],
+                    )
+                )
         claim_papers: dict[str, str] = {}
         for claim_id in after.claims.keys() | state.claims.keys():
             was, now = state.claims.get(claim_id), after.claims.get(claim_id)
             seen = now or was
             claim_papers[claim_id] = seen[1]
             if (was and was[0]) != (now and now[0]):
-                changes.append(Change("claim", claim_id, was and was[0], now and now[0], seen[1] or None, None,
-                                      seen[2] or None))
-        sources_to = {key: (value or state.sources.get(key) or ("", ""))[0]
-                      for key, value in after.sources.items()}
+                changes.append(
+                    Change("claim", claim_id, was and was[0], now and now[0], seen[1] or None, None, seen[2] or None)
+                )
+        sources_to = {key: (value or state.sources.get(key) or ("", ""))[0] for key, value in after.sources.items()}
         for pair in after.checks.keys() | state.checks.keys():
             was, now = state.checks.get(pair), after.checks.get(pair)
             if (was and was[0]) != (now and now[0]):
                 seen = now or was
-                changes.append(Change("check", CHECK_KEY_SEPARATOR.join(pair), was and was[0], now and now[0],
-                                      claim_papers.get(pair[0]) or None, sources_to.get(pair[1]) or None,
-                                      seen[1] or None))
+                changes.append(
+                    Change(
+                        "check",
+                        CHECK_KEY_SEPARATOR.join(pair),
+                        was and was[0],
+                        now and now[0],
+                        claim_papers.get(pair[0]) or None,
+                        sources_to.get(pair[1]) or None,
+                        seen[1] or None,
+                    )
+                )
         for source_id in after.sources.keys() | state.sources.keys():
             was, now = state.sources.get(source_id), after.sources.get(source_id)
-            if (was and was[0] or None) != (now and now[0] or None):
+            if ((was and was[0]) or None) != ((now and now[0]) or None):
                 seen = now or was
-                changes.append(Change("source", source_id, was and was[0] or None, now and now[0] or None,
-                                      (now and now[0]) or (was and was[0]) or None, None, seen[1] or None))
+                changes.append(
+                    Change(
+                        "source",
+                        source_id,
+                        (was and was[0]) or None,
+                        (now and now[0]) or None,
+                        (now and now[0]) or (was and was[0]) or None,
+                        None,
+                        seen[1] or None,
+                    )
+                )
         changes.sort(key=sort_key)
 
-        self.tx.run(statement("record_changes"), run_id=self.run_id, run_started=self.run_started,
-                    batch=self.batch, action=self.action, documents=self.documents,
-                    changes={name: Rows(values) for name, values in encode(changes).items()}).consume()
+        self.tx.run(
+            statement("record_changes"),
+            run_id=self.run_id,
+            run_started=self.run_started,
+            batch=self.batch,
+            action=self.action,
+            documents=self.documents,
+            changes={name: Rows(values) for name, values in encode(changes).items()},
+        ).consume()
         return changes
 
-    def _read(self, papers: list[str], cites: list[tuple[str, str]], claims: list[str],
-              checks: list[tuple[str, str]], sources: list[str], around: list[str], doc_ids: list[str]) -> _States:
+    def _read(
+        self,
+        papers: list[str],
+        cites: list[tuple[str, str]],
+        claims: list[str],
+        checks: list[tuple[str, str]],
+        sources: list[str],
+        around: list[str],
+        doc_ids: list[str],
+    ) -> _States:
 
-        record = self.tx.run(statement("change_state"), paper_ids=Rows(papers), cites=Rows(list(p) for p in cites),
-                             claim_ids=Rows(claims), checks=Rows(list(p) for p in checks), source_ids=Rows(sources),
-                             around=Rows(around), doc_ids=Rows(doc_ids)).single(strict=True)
+        record = self.tx.run(
+            statement("change_state"),
+            paper_ids=Rows(papers),
+            cites=Rows(list(p) for p in cites),
+            claim_ids=Rows(claims),
+            checks=Rows(list(p) for p in checks),
+            source_ids=Rows(sources),
+            around=Rows(around),
+            doc_ids=Rows(doc_ids),
+        ).single(strict=True)
         read = _States()
-        read.papers = {paper_id: None for paper_id in papers}
-        read.papers.update({paper_id: title for paper_id, title in record["papers"]})
-        read.cites = {pair: False for pair in cites}
-        read.cites.update({(a, b): True for a, b in record["cites"]})
-        read.claims = {claim_id: None for claim_id in claims}
+        read.papers = dict.fromkeys(papers)
+        read.papers.update(dict(record["papers"]))
+        read.cites = dict.fromkeys(cites, False)
+        read.cites.update(dict.fromkeys(record["cites"], True))
+        read.claims = dict.fromkeys(claims)
         read.claims.update({claim_id: (status, paper, text) for claim_id, status, paper, text in record["claims"]})
-        read.checks = {pair: None for pair in checks}
-        read.checks.update({(claim_id, source_id): (verdict, key) for claim_id, source_id, verdict, key
-                            in record["checks"]})
-        read.sources = {source_id: None for source_id in sources}
+        read.checks = dict.fromkeys(checks)
+        read.checks.update(
+            {(claim_id, source_id): (verdict, key) for claim_id, source_id, verdict, key in record["checks"]}
+        )
+        read.sources = dict.fromkeys(sources)
         read.sources.update({source_id: (paper, key) for source_id, paper, key in record["sources"]})
         return read
 
@@ -196,7 +287,7 @@ def describe_evidence(evidence: Iterable[Evidence]) -> str:
         if e.doi:
             parts.append(f"DOI {e.doi}")
         if e.title_norm:
-            parts.append(f"title \"{e.title_norm}\"" + (f" ({e.year})" if e.year else ""))
+            parts.append(f'title "{e.title_norm}"' + (f" ({e.year})" if e.year else ""))
         if e.fallback and not parts:
             parts.append(f"entry {e.fallback}")
         items.add(", ".join(parts))
@@ -220,9 +311,12 @@ class ChangeLog:
 
 def batch_scope(rows: dict[str, list[dict[str, Any]]]) -> dict[str, set]:
     """What a batch's write statements touch, from their rows (write.batch_rows)."""
-    return {"papers": {row["paper_id"] for row in rows["write_papers"]},
-            "cites": {(row["citing"], row["cited"]) for row in rows["write_paper_cites"]},
-            "claims": {row["claim_id"] for name in ("write_claims", "write_checks", "write_claim_cites")
-                       for row in rows[name]},
-            "checks": {(row["claim_id"], row["source_id"]) for row in rows["write_checks"]},
-            "sources": {row["source_id"] for name in ("write_sources", "write_refers_to") for row in rows[name]}}
+    return {
+        "papers": {row["paper_id"] for row in rows["write_papers"]},
+        "cites": {(row["citing"], row["cited"]) for row in rows["write_paper_cites"]},
+        "claims": {
+            row["claim_id"] for name in ("write_claims", "write_checks", "write_claim_cites") for row in rows[name]
+        },
+        "checks": {(row["claim_id"], row["source_id"]) for row in rows["write_checks"]},
+        "sources": {row["source_id"] for name in ("write_sources", "write_refers_to") for row in rows[name]},
+    }

@@ -9,43 +9,98 @@ from __future__ import annotations
 
 # The properties of each node label and relationship type, with the importer's value types.
 # Integers are `long` (Cypher integers are 64-bit).
-MENTION_PROPERTIES = {"title": "string", "title_norm": "string", "year": "long", "venue": "string", "authors": "string[]",
-            "cited_by_count": "long", "reference_count": "long", "builds_on_in_map": "long",
-            "first_posted": "date", "abstract": "string", "url": "string", "reference_text": "string"}
+MENTION_PROPERTIES = {
+    "title": "string",
+    "title_norm": "string",
+    "year": "long",
+    "venue": "string",
+    "authors": "string[]",
+    "cited_by_count": "long",
+    "reference_count": "long",
+    "builds_on_in_map": "long",
+    "first_posted": "date",
+    "abstract": "string",
+    "url": "string",
+    "reference_text": "string",
+}
 NODES: dict[str, tuple[str, dict[str, str]]] = {  # label: (key, properties)
-    "Paper": ("paper_id", {"arxiv_id": "string", "doi": "string", "dois": "string[]", "fallback": "string",
-                           **MENTION_PROPERTIES}),
-    "Evidence": ("key", {"arxiv_id": "string", "doi": "string", "title_norm": "string", "year": "long",
-                         "fallback": "string"}),
-    "Document": ("doc_id", {"path": "string", "sha256": "string", "kind": "string", "size_bytes": "long",
-                            "paper_key": "string", "warnings": "string[]", "run_id": "string",
-                            "ingested_at": "datetime"}),
-    "Claim": ("claim_id", {"text": "string", "quotes": "string[]", "kind": "string", "basis": "string",
-                           "section": "string", "substantial": "boolean", "sources_checked": "long",
-                           "sources_total": "long", "flags": "string[]", "flag_reasons": "string[]",
-                           "support_note": "string", "rests_on_assumption": "boolean",
-                           "also_stated_in": "string[]", "origin": "string"}),
-    "Source": ("source_id", {"key": "string", "first_author": "string", "year": "long", "year_suffix": "string",
-                             "matched": "boolean"}),
+    "Paper": (
+        "paper_id",
+        {"arxiv_id": "string", "doi": "string", "dois": "string[]", "fallback": "string", **MENTION_PROPERTIES},
+    ),
+    "Evidence": (
+        "key",
+        {"arxiv_id": "string", "doi": "string", "title_norm": "string", "year": "long", "fallback": "string"},
+    ),
+    "Document": (
+        "doc_id",
+        {
+            "path": "string",
+            "sha256": "string",
+            "kind": "string",
+            "size_bytes": "long",
+            "paper_key": "string",
+            "warnings": "string[]",
+            "run_id": "string",
+            "ingested_at": "datetime",
+        },
+    ),
+    "Claim": (
+        "claim_id",
+        {
+            "text": "string",
+            "quotes": "string[]",
+            "kind": "string",
+            "basis": "string",
+            "section": "string",
+            "substantial": "boolean",
+            "sources_checked": "long",
+            "sources_total": "long",
+            "flags": "string[]",
+            "flag_reasons": "string[]",
+            "support_note": "string",
+            "rests_on_assumption": "boolean",
+            "also_stated_in": "string[]",
+            "origin": "string",
+        },
+    ),
+    "Source": (
+        "source_id",
+        {"key": "string", "first_author": "string", "year": "long", "year_suffix": "string", "matched": "boolean"},
+    ),
 }
 DOCS = {"docs": "string[]"}
 RELATIONSHIPS: dict[str, tuple[str, str, str, dict[str, str]]] = {  # file: (type, start, end, properties)
     "paper_cites": ("CITES", "Paper", "Paper", DOCS),
-    "paper_mentions": ("MENTIONS", "Document", "Paper", {
-        **MENTION_PROPERTIES, "rank": "long", "key": "string", "lines": "long[]", "subject": "boolean",
-        "cited": "boolean", "citing": "boolean", "sources": "string[]"}),
+    "paper_mentions": (
+        "MENTIONS",
+        "Document",
+        "Paper",
+        {
+            **MENTION_PROPERTIES,
+            "rank": "long",
+            "key": "string",
+            "lines": "long[]",
+            "subject": "boolean",
+            "cited": "boolean",
+            "citing": "boolean",
+            "sources": "string[]",
+        },
+    ),
     "evidence_of": ("OF", "Evidence", "Paper", {}),
     "claim_mentions": ("MENTIONS", "Document", "Claim", {}),
     "source_mentions": ("MENTIONS", "Document", "Source", {}),
     "makes": ("MAKES", "Paper", "Claim", DOCS),
     "claim_cites": ("CITES", "Claim", "Source", DOCS),
-    "checked_against": ("CHECKED_AGAINST", "Claim", "Source",
-                        {"verdict": "string", "confidence": "double", "rationale": "string", "ambiguous": "boolean",
-                         **DOCS}),
+    "checked_against": (
+        "CHECKED_AGAINST",
+        "Claim",
+        "Source",
+        {"verdict": "string", "confidence": "double", "rationale": "string", "ambiguous": "boolean", **DOCS},
+    ),
     "supports": ("SUPPORTS", "Source", "Claim", DOCS),
     "refers_to": ("REFERS_TO", "Source", "Paper", DOCS),
 }
-
 
 
 # Stored by the graph's own statements rather than by a document's rows: the lower-cased title
@@ -66,8 +121,17 @@ UNIT_PROPERTIES = ("rank", "key", "lines", "subject", "cited", "citing", "source
 RUN_LABELS = ("IngestRun", "IngestLock", "ChangeSet")
 # `paperkg analyze` (paperkg/analysis.py): what it writes on papers, and its own nodes. A
 # function of the graph, written only on analyze, so the dumps of documents leave it out.
-ANALYSIS_PROPERTIES = ("pagerank", "citations", "references", "cocitation_cluster", "coupling_cluster", "main_path",
-                       "key_route", "key_route_next", "analysis_run")
+ANALYSIS_PROPERTIES = (
+    "pagerank",
+    "citations",
+    "references",
+    "cocitation_cluster",
+    "coupling_cluster",
+    "main_path",
+    "key_route",
+    "key_route_next",
+    "analysis_run",
+)
 ANALYSIS_LABELS = ("AnalysisRun", "Cluster")
 
 LABELS = tuple(NODES) + RUN_LABELS + ANALYSIS_LABELS

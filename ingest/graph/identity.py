@@ -26,7 +26,6 @@ else a hash of its title and earliest year, else a hash of its fallback key.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,7 +35,6 @@ from paperkg.ingest.parse.normalise import title_norm
 # Which mention of a work may set its properties: a document's own subject outranks a list
 # item, which outranks a reference entry, which outranks a raw reference string.
 RANK_SUBJECT, RANK_CARD_ITEM, RANK_REFERENCE, RANK_RAW_REFERENCE = 4, 3, 2, 1
-
 
 
 @dataclass
@@ -55,11 +53,16 @@ class Mention:
     line: int | None = None
 
     @property
-    def evidence(self) -> "Evidence":
+    def evidence(self) -> Evidence:
         norm = title_norm(self.title) or None if self.title else None
         # The year only takes part through a title (rule 3), so only titled evidence keeps it.
-        return Evidence(self.arxiv_id, self.doi, norm, self.year if norm else None,
-                        None if (self.arxiv_id or self.doi or norm) else self.fallback)
+        return Evidence(
+            self.arxiv_id,
+            self.doi,
+            norm,
+            self.year if norm else None,
+            None if (self.arxiv_id or self.doi or norm) else self.fallback,
+        )
 
 
 _SEPARATOR = "\x1f"
@@ -77,8 +80,10 @@ class Evidence:
     fallback: str | None = None
 
     def encode(self) -> str:
-        return _SEPARATOR.join("" if value is None else str(value) for value in
-                               (self.arxiv_id, self.doi, self.title_norm, self.year, self.fallback))
+        return _SEPARATOR.join(
+            "" if value is None else str(value)
+            for value in (self.arxiv_id, self.doi, self.title_norm, self.year, self.fallback)
+        )
 
     @property
     def key(self) -> str:
@@ -216,7 +221,7 @@ def resolve(evidence: Iterable[Evidence]) -> dict[Evidence, Work]:
                     sets.union(group[0], item)
     # A join through one title may meet another through a second title: where the result joins
     # two arXiv ids or two DOIs, its classes stay apart (title-only evidence follows rule 3).
-    for root, members in sets.groups().items():
+    for members in sets.groups().values():
         classes = [m for m in members if m[0] != "y"]
         if len(classes) > 1 and conflicting(classes):
             for member in members:
@@ -264,8 +269,13 @@ def resolve(evidence: Iterable[Evidence]) -> dict[Evidence, Work]:
         arxiv_ids = sorted(c[1] for c in classes if c[0] == "a")
         dois = sorted({d for c in classes for d in dois_of.get(c, ())})
         fallbacks = sorted(c[1] for c in classes if c[0] == "f")
-        work = Work(_paper_id(arxiv_ids, dois, found, fallbacks), arxiv_ids[0] if arxiv_ids else None, dois,
-                    fallbacks[0] if fallbacks else None, sorted(found, key=Evidence.encode))
+        work = Work(
+            _paper_id(arxiv_ids, dois, found, fallbacks),
+            arxiv_ids[0] if arxiv_ids else None,
+            dois,
+            fallbacks[0] if fallbacks else None,
+            sorted(found, key=Evidence.encode),
+        )
         for e in found:
             result[e] = work
     return result
@@ -278,7 +288,7 @@ def _linked(found: dict[tuple, set[int]]) -> list[list[tuple]]:
     for item in ordered:
         sets.add(item)
     for i, a in enumerate(ordered):
-        for b in ordered[i + 1:]:
+        for b in ordered[i + 1 :]:
             if _near(found[a], found[b]):
                 sets.union(a, b)
     return sorted((sorted(group, key=_order) for group in sets.groups().values()), key=lambda g: _order(g[0]))
@@ -305,8 +315,12 @@ def identifier_keys(evidence: Iterable[Evidence]) -> dict[str, list[str]]:
     """The identifiers evidence can meet other evidence by: each arXiv id, DOI, title, fallback."""
     keys: dict[str, set[str]] = {"arxiv_ids": set(), "dois": set(), "titles": set(), "fallbacks": set()}
     for e in evidence:
-        for name, value in (("arxiv_ids", e.arxiv_id), ("dois", e.doi), ("titles", e.title_norm),
-                            ("fallbacks", e.fallback)):
+        for name, value in (
+            ("arxiv_ids", e.arxiv_id),
+            ("dois", e.doi),
+            ("titles", e.title_norm),
+            ("fallbacks", e.fallback),
+        ):
             if value:
                 keys[name].add(value)
     return {name: sorted(values) for name, values in keys.items()}

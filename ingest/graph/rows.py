@@ -13,8 +13,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paperkg.ingest.graph.contract import NODES
-from paperkg.ingest.graph.identity import (RANK_CARD_ITEM, RANK_RAW_REFERENCE, RANK_REFERENCE, RANK_SUBJECT, Evidence,
-                                           Mention)
+from paperkg.ingest.graph.identity import (
+    RANK_CARD_ITEM,
+    RANK_RAW_REFERENCE,
+    RANK_REFERENCE,
+    RANK_SUBJECT,
+    Evidence,
+    Mention,
+)
 from paperkg.ingest.parse.identifiers import normalise_arxiv_id, split_doi
 from paperkg.ingest.parse.models import Card, Page, RawReference, Reference
 from paperkg.ingest.parse.normalise import index_key, title_norm
@@ -72,8 +78,14 @@ class Assertions:
 
 
 def assertions_of(document: Card | Page, doc_id: str, size_bytes: int) -> Assertions:
-    out = Assertions(doc_id=doc_id, path=document.path, kind=document.kind, sha256=document.sha256,
-                     size_bytes=size_bytes, warnings=list(document.warnings))
+    out = Assertions(
+        doc_id=doc_id,
+        path=document.path,
+        kind=document.kind,
+        sha256=document.sha256,
+        size_bytes=size_bytes,
+        warnings=list(document.warnings),
+    )
     if isinstance(document, Card):
         _card(document, out)
     else:
@@ -109,41 +121,72 @@ def units_of(a: Assertions) -> list[Unit]:
 
 # -- cards ---------------------------------------------------------------------------------
 
+
 def _card(card: Card, out: Assertions) -> None:
-    out.add_mention(Mention(
-        arxiv_id=normalise_arxiv_id(card.arxiv_id), doi=None, title=card.title,
-        year=card.first_posted.year if card.first_posted else None, rank=RANK_SUBJECT, line=1,
-        properties=_present(title=card.title, title_norm=title_norm(card.title),
-                            year=card.first_posted.year if card.first_posted else None,
-                            cited_by_count=card.cited_by_count, reference_count=card.reference_count,
-                            builds_on_in_map=card.builds_on_in_map, first_posted=card.first_posted,
-                            abstract=card.abstract),
-    ))
+    out.add_mention(
+        Mention(
+            arxiv_id=normalise_arxiv_id(card.arxiv_id),
+            doi=None,
+            title=card.title,
+            year=card.first_posted.year if card.first_posted else None,
+            rank=RANK_SUBJECT,
+            line=1,
+            properties=_present(
+                title=card.title,
+                title_norm=title_norm(card.title),
+                year=card.first_posted.year if card.first_posted else None,
+                cited_by_count=card.cited_by_count,
+                reference_count=card.reference_count,
+                builds_on_in_map=card.builds_on_in_map,
+                first_posted=card.first_posted,
+                abstract=card.abstract,
+            ),
+        )
+    )
     for section, subject_cites in ((card.builds_on, True), (card.built_on_by, False)):
         for item in section.items if section else []:
-            index = out.add_mention(Mention(
-                arxiv_id=normalise_arxiv_id(item.arxiv_id), doi=None, title=item.title, year=item.year,
-                rank=RANK_CARD_ITEM, line=item.line,
-                properties=_present(title=item.title, title_norm=title_norm(item.title), year=item.year),
-            ))
+            index = out.add_mention(
+                Mention(
+                    arxiv_id=normalise_arxiv_id(item.arxiv_id),
+                    doi=None,
+                    title=item.title,
+                    year=item.year,
+                    rank=RANK_CARD_ITEM,
+                    line=item.line,
+                    properties=_present(title=item.title, title_norm=title_norm(item.title), year=item.year),
+                )
+            )
             out.cites.append((SUBJECT, index) if subject_cites else (index, SUBJECT))
 
 
 # -- pages ---------------------------------------------------------------------------------
+
 
 def _page(page: Page, out: Assertions) -> None:
     metadata = {entry.key: entry.values for entry in page.metadata}
     year = _int(metadata.get("Published"))
     arxiv_id, doi = split_doi(page.doi, page.arxiv_id)
     authors = metadata.get("Authors", [])
-    out.add_mention(Mention(
-        arxiv_id=arxiv_id, doi=doi, title=page.title, year=year, rank=RANK_SUBJECT, line=2,
-        properties=_present(title=page.title, title_norm=title_norm(page.title), year=year,
-                            venue=_first(metadata.get("Venue")), abstract=page.abstract,
-                            authors=_split_authors(authors[0]) if authors else None,
-                            cited_by_count=_int(metadata.get("Cited by")),
-                            reference_count=_int(metadata.get("References"))),
-    ))
+    out.add_mention(
+        Mention(
+            arxiv_id=arxiv_id,
+            doi=doi,
+            title=page.title,
+            year=year,
+            rank=RANK_SUBJECT,
+            line=2,
+            properties=_present(
+                title=page.title,
+                title_norm=title_norm(page.title),
+                year=year,
+                venue=_first(metadata.get("Venue")),
+                abstract=page.abstract,
+                authors=_split_authors(authors[0]) if authors else None,
+                cited_by_count=_int(metadata.get("Cited by")),
+                reference_count=_int(metadata.get("References")),
+            ),
+        )
+    )
     # Each list entry is its own mention, in page order, so REFERS_TO can name the entry.
     reference_mentions = []
     for reference in page.references:
@@ -163,13 +206,22 @@ def _page(page: Page, out: Assertions) -> None:
 def _reference_mention(reference: Reference, paper_key: str) -> Mention:
     arxiv_id, doi = split_doi(reference.doi, None)
     return Mention(
-        arxiv_id=arxiv_id, doi=doi, title=reference.title, year=reference.year, rank=RANK_REFERENCE,
+        arxiv_id=arxiv_id,
+        doi=doi,
+        title=reference.title,
+        year=reference.year,
+        rank=RANK_REFERENCE,
         line=reference.line,
-        properties=_present(title=reference.title,
-                            title_norm=title_norm(reference.title) if reference.title else None,
-                            year=reference.year, venue=reference.venue, authors=reference.authors or None,
-                            cited_by_count=reference.cited_by_count),
-        fallback=None if (arxiv_id or doi or reference.title)
+        properties=_present(
+            title=reference.title,
+            title_norm=title_norm(reference.title) if reference.title else None,
+            year=reference.year,
+            venue=reference.venue,
+            authors=reference.authors or None,
+            cited_by_count=reference.cited_by_count,
+        ),
+        fallback=None
+        if (arxiv_id or doi or reference.title)
         else _fallback(paper_key, f"{reference.authors_text} ({reference.year}) {reference.venue}"),
     )
 
@@ -177,10 +229,21 @@ def _reference_mention(reference: Reference, paper_key: str) -> Mention:
 def _raw_mention(raw: RawReference, paper_key: str) -> Mention:
     arxiv_id, doi = split_doi(raw.doi, raw.arxiv_id)
     return Mention(
-        arxiv_id=arxiv_id, doi=doi, title=raw.title, year=raw.year, rank=RANK_RAW_REFERENCE, line=raw.line,
-        properties=_present(title=raw.title, title_norm=title_norm(raw.title) if raw.title else None,
-                            year=raw.year, venue=raw.venue, authors=raw.authors or None, url=raw.url,
-                            reference_text=raw.text),
+        arxiv_id=arxiv_id,
+        doi=doi,
+        title=raw.title,
+        year=raw.year,
+        rank=RANK_RAW_REFERENCE,
+        line=raw.line,
+        properties=_present(
+            title=raw.title,
+            title_norm=title_norm(raw.title) if raw.title else None,
+            year=raw.year,
+            venue=raw.venue,
+            authors=raw.authors or None,
+            url=raw.url,
+            reference_text=raw.text,
+        ),
         fallback=None if (arxiv_id or doi or raw.title) else _fallback(paper_key, raw.text),
     )
 
@@ -191,28 +254,47 @@ def _fallback(paper_key: str, entry_text: str) -> str:
     return index_key(f"{paper_key}|{entry_text}")
 
 
-def _claims(page: Page, out: Assertions, references: list[tuple[Reference, int]],
-            raws: list[tuple[RawReference, int]]) -> None:
+def _claims(
+    page: Page, out: Assertions, references: list[tuple[Reference, int]], raws: list[tuple[RawReference, int]]
+) -> None:
     page_key = out.paper_key
     sources: dict[str, dict[str, Any]] = {}
     pairs: set[tuple[str, str]] = set()
     for claim in page.claims:
         claim_id = "claim:" + _digest(page_key, _text_key(claim.text))
-        out.claims.append({"claim_id": claim_id,
-                           "properties": {name: getattr(claim, name) for name in CLAIM_PROPERTIES}})
+        out.claims.append(
+            {"claim_id": claim_id, "properties": {name: getattr(claim, name) for name in CLAIM_PROPERTIES}}
+        )
         for cited in claim.sources:
             source_id = "source:" + _digest(page_key, cited.key_norm)
-            source = sources.setdefault(source_id, {"source_id": source_id, "properties": {
-                "key": cited.key_norm, "first_author": cited.first_author, "year": cited.year,
-                "year_suffix": cited.year_suffix, "matched": False}})
+            source = sources.setdefault(
+                source_id,
+                {
+                    "source_id": source_id,
+                    "properties": {
+                        "key": cited.key_norm,
+                        "first_author": cited.first_author,
+                        "year": cited.year,
+                        "year_suffix": cited.year_suffix,
+                        "matched": False,
+                    },
+                },
+            )
             source["properties"]["matched"] |= cited.matched
             if (claim_id, source_id) not in pairs:
                 pairs.add((claim_id, source_id))
                 out.claim_cites.append({"claim_id": claim_id, "source_id": source_id})
             if cited.checked:
-                out.checks.append({"claim_id": claim_id, "source_id": source_id, "verdict": cited.verdict,
-                                   "confidence": cited.confidence, "rationale": cited.rationale,
-                                   "ambiguous": cited.ambiguous})
+                out.checks.append(
+                    {
+                        "claim_id": claim_id,
+                        "source_id": source_id,
+                        "verdict": cited.verdict,
+                        "confidence": cited.confidence,
+                        "rationale": cited.rationale,
+                        "ambiguous": cited.ambiguous,
+                    }
+                )
     out.sources = list(sources.values())
     for source_id, source in sources.items():
         target = resolve_source(source["properties"], references, raws)
@@ -222,8 +304,10 @@ def _claims(page: Page, out: Assertions, references: list[tuple[Reference, int]]
 
 # -- source keys → reference entries -------------------------------------------------------
 
-def resolve_source(source: dict[str, Any], references: list[tuple[Reference, int]],
-                   raws: list[tuple[RawReference, int]]) -> int | None:
+
+def resolve_source(
+    source: dict[str, Any], references: list[tuple[Reference, int]], raws: list[tuple[RawReference, int]]
+) -> int | None:
     """The mention of the reference entry a source key names: same first author and year.
 
     A key's a/b/c suffix names the entry that prints that suffix. Only where none of that
@@ -253,8 +337,9 @@ def resolve_source(source: dict[str, Any], references: list[tuple[Reference, int
     return candidates[position][1] if position < len(candidates) else None
 
 
-def _entries_by(author: str, year: int, references: list[tuple[Reference, int]],
-                raws: list[tuple[RawReference, int]]) -> list[tuple[str | None, int]]:
+def _entries_by(
+    author: str, year: int, references: list[tuple[Reference, int]], raws: list[tuple[RawReference, int]]
+) -> list[tuple[str | None, int]]:
     """(suffix the entry prints, mention) for the entries by this first author in this year."""
     candidates: list[tuple[str | None, int]] = []
     for reference, index in references:
@@ -280,6 +365,7 @@ def _fold(text: str) -> str:
 
 
 # -- small helpers -------------------------------------------------------------------------
+
 
 def _present(**properties: Any) -> dict[str, Any]:
     """The properties a mention actually states (None is "not stated", never "erase")."""

@@ -16,21 +16,19 @@ from typing import Any, TypeVar
 
 from neo4j import ManagedTransaction, Result
 
-from paperkg.statements import Rows, statement
-
 from paperkg.ingest.graph.changes import Change, ChangeLog, ChangeRecorder, batch_scope
 from paperkg.ingest.graph.contract import IDENTITY_PROPERTIES, UNIT_PROPERTIES
 from paperkg.ingest.graph.identity import Evidence, Work, identifier_keys, resolve
 from paperkg.ingest.graph.rows import Assertions, Unit
+from paperkg.statements import Rows, statement
 
 T = TypeVar("T")
 ROWS_PER_STATEMENT = 5000
 
 
-
 def chunks(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
     for start in range(0, len(items), size):
-        yield items[start:start + size]
+        yield items[start : start + size]
 
 
 @dataclass(frozen=True)
@@ -81,8 +79,15 @@ def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str, changes: Chan
         _send(tx, name, all_rows)
     contested = {record["paper_id"]: record["contested_keys"] for result in written for record in result}
     refold_papers(tx, touched)
-    _send(tx, "refold_contested", [_contested_row(row, contested[row["paper_id"]]) for row in paper_rows
-                                   if row["paper_id"] in contested and row["paper_id"] not in touched])
+    _send(
+        tx,
+        "refold_contested",
+        [
+            _contested_row(row, contested[row["paper_id"]])
+            for row in paper_rows
+            if row["paper_id"] in contested and row["paper_id"] not in touched
+        ],
+    )
     store_claim_status(tx, {row["claim_id"] for row in rows["write_claims"]})
     return BatchResult(counts, resolution.merged, resolution.split, recorder.finish() if recorder else [])
 
@@ -115,45 +120,75 @@ def store_claim_status(tx: ManagedTransaction, claim_ids: set[str]) -> None:
 
 
 def document_row(a: Assertions) -> dict[str, Any]:
-    return {"doc_id": a.doc_id, "path": a.path, "sha256": a.sha256, "kind": a.kind, "size_bytes": a.size_bytes,
-            "paper_key": a.paper_key, "warnings": a.warnings}
+    return {
+        "doc_id": a.doc_id,
+        "path": a.path,
+        "sha256": a.sha256,
+        "kind": a.kind,
+        "size_bytes": a.size_bytes,
+        "paper_key": a.paper_key,
+        "warnings": a.warnings,
+    }
 
 
 def unit_row(unit: Unit) -> dict[str, Any]:
     """What a MENTIONS relationship says about its mentions (UNIT_PROPERTIES but the rank)."""
-    row: dict[str, Any] = {"key": unit.evidence.key, "lines": unit.lines, "subject": unit.subject,
-                           "cited": unit.cited, "citing": unit.citing}
+    row: dict[str, Any] = {
+        "key": unit.evidence.key,
+        "lines": unit.lines,
+        "subject": unit.subject,
+        "cited": unit.cited,
+        "citing": unit.citing,
+    }
     if unit.sources:
         row["sources"] = unit.sources
     return row
 
 
-def batch_rows(documents: Sequence[Assertions], paper_of: Callable[[Evidence], str]
-               ) -> tuple[dict[str, list[dict[str, Any]]], dict[str, Counter]]:
+def batch_rows(
+    documents: Sequence[Assertions], paper_of: Callable[[Evidence], str]
+) -> tuple[dict[str, list[dict[str, Any]]], dict[str, Counter]]:
     """The rows of each write statement for documents whose evidence is resolved to papers,
     and the rows per document."""
     counts: dict[str, Counter] = {}
     papers: list[dict[str, Any]] = []
     cites: dict[tuple[str, str], list[str]] = {}
-    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in (
-        "write_claims", "write_sources", "write_claim_cites", "write_checks", "write_refers_to")}
+    rows: dict[str, list[dict[str, Any]]] = {
+        name: [] for name in ("write_claims", "write_sources", "write_claim_cites", "write_checks", "write_refers_to")
+    }
     for a in documents:
         pid = [paper_of(unit.evidence) for unit in a.units]
         subject = pid[0]  # the first unit holds the document's own paper
-        doc_papers = [{"paper_id": paper_id, "mention": {"doc_id": a.doc_id, "rank": unit.rank,
-                                                          "properties": unit.properties, "unit": unit_row(unit)}}
-                      for unit, paper_id in zip(a.units, pid)]
-        doc_cites = sorted({(subject, paper_id) for unit, paper_id in zip(a.units, pid) if unit.cited}
-                           | {(paper_id, subject) for unit, paper_id in zip(a.units, pid) if unit.citing}
-                           - {(paper_id, paper_id) for paper_id in pid})
+        doc_papers = [
+            {
+                "paper_id": paper_id,
+                "mention": {
+                    "doc_id": a.doc_id,
+                    "rank": unit.rank,
+                    "properties": unit.properties,
+                    "unit": unit_row(unit),
+                },
+            }
+            for unit, paper_id in zip(a.units, pid)
+        ]
+        doc_cites = sorted(
+            {(subject, paper_id) for unit, paper_id in zip(a.units, pid) if unit.cited}
+            | {(paper_id, subject) for unit, paper_id in zip(a.units, pid) if unit.citing}
+            - {(paper_id, paper_id) for paper_id in pid}
+        )
         doc_rows = {
             "write_claims": [dict(row, paper_id=subject, doc_id=a.doc_id) for row in a.claims],
             "write_sources": [dict(row, doc_id=a.doc_id) for row in a.sources],
             "write_claim_cites": [dict(row, doc_id=a.doc_id) for row in a.claim_cites],
             "write_checks": [dict(row, doc_id=a.doc_id) for row in a.checks],
-            "write_refers_to": sorted(({"source_id": source_id, "paper_id": paper_id, "doc_id": a.doc_id}
-                                       for unit, paper_id in zip(a.units, pid) for source_id in unit.sources),
-                                      key=lambda row: row["source_id"]),
+            "write_refers_to": sorted(
+                (
+                    {"source_id": source_id, "paper_id": paper_id, "doc_id": a.doc_id}
+                    for unit, paper_id in zip(a.units, pid)
+                    for source_id in unit.sources
+                ),
+                key=lambda row: row["source_id"],
+            ),
         }
         counts[a.doc_id] = Counter({"papers": len(set(pid)), "paper_cites": len(doc_cites)})
         counts[a.doc_id].update({name.removeprefix("write_"): len(r) for name, r in doc_rows.items()})
@@ -165,9 +200,11 @@ def batch_rows(documents: Sequence[Assertions], paper_of: Callable[[Evidence], s
     # Papers and their citations are shared between documents: one row per node or pair, so
     # no statement reads what an earlier row of the same statement wrote. Papers come first:
     # the other statements match them.
-    return {"write_papers": _combine_paper_rows(papers),
-            "write_paper_cites": [{"citing": x, "cited": y, "doc_ids": docs} for (x, y), docs in cites.items()],
-            **rows}, counts
+    return {
+        "write_papers": _combine_paper_rows(papers),
+        "write_paper_cites": [{"citing": x, "cited": y, "doc_ids": docs} for (x, y), docs in cites.items()],
+        **rows,
+    }, counts
 
 
 def _combine_paper_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -175,7 +212,8 @@ def _combine_paper_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     combined: dict[str, dict[str, Any]] = {}
     for row in rows:
         combined.setdefault(row["paper_id"], {"paper_id": row["paper_id"], "mentions": []})["mentions"].append(
-            row["mention"])
+            row["mention"]
+        )
     for row in combined.values():
         # One statement is its own fold; sent once, it keeps the rows (and their packing) small.
         row["folded"] = None
@@ -213,8 +251,12 @@ def retract_document(tx: ManagedTransaction, doc_id: str) -> tuple[set[str], set
 def refold_papers(tx: ManagedTransaction, paper_ids: set[str]) -> None:
     """Fold every property of `paper_ids` again."""
     for part in chunks(sorted(paper_ids), ROWS_PER_STATEMENT):
-        tx.run(statement("refold_papers"), paper_ids=Rows(part), kept=list(IDENTITY_PROPERTIES),
-               unit_properties=list(UNIT_PROPERTIES)).consume()
+        tx.run(
+            statement("refold_papers"),
+            paper_ids=Rows(part),
+            kept=list(IDENTITY_PROPERTIES),
+            unit_properties=list(UNIT_PROPERTIES),
+        ).consume()
 
 
 def _contested_row(row: dict[str, Any], keys: list[str]) -> dict[str, Any]:
@@ -222,9 +264,14 @@ def _contested_row(row: dict[str, Any], keys: list[str]) -> dict[str, Any]:
     best: dict[str, tuple[tuple, Any]] = {}
     for mention in row["mentions"]:
         fold(best, mention)
-    return {"paper_id": row["paper_id"], "keys": [
-        {"key": name, "rank": rank, "doc_id": doc_id, "unit": unit_key, "value": value}
-        for name, ((rank, doc_id, unit_key), value) in best.items() if name in keys]}
+    return {
+        "paper_id": row["paper_id"],
+        "keys": [
+            {"key": name, "rank": rank, "doc_id": doc_id, "unit": unit_key, "value": value}
+            for name, ((rank, doc_id, unit_key), value) in best.items()
+            if name in keys
+        ],
+    }
 
 
 def _send(tx: ManagedTransaction, name: str, rows: list[dict[str, Any]], **parameters: Any) -> list[Result]:
@@ -235,6 +282,7 @@ def _send(tx: ManagedTransaction, name: str, rows: list[dict[str, Any]], **param
 
 
 # -- identity against the graph ---------------------------------------------------------------
+
 
 @dataclass
 class GraphResolution:
@@ -252,15 +300,36 @@ class GraphResolution:
 
     def identity_rows(self) -> list[dict[str, Any]]:
         works = {work.paper_id: work for work in self.works.values()}
-        return [{"paper_id": work.paper_id, "arxiv_id": work.arxiv_id, "doi": work.doi, "dois": work.dois or None,
-                 "fallback": work.fallback,
-                 "evidence": [{"key": e.key, "arxiv_id": e.arxiv_id, "doi": e.doi, "title_norm": e.title_norm,
-                               "year": e.year, "fallback": e.fallback} for e in work.evidence]}
-                for _, work in sorted(works.items())]
+        return [
+            {
+                "paper_id": work.paper_id,
+                "arxiv_id": work.arxiv_id,
+                "doi": work.doi,
+                "dois": work.dois or None,
+                "fallback": work.fallback,
+                "evidence": [
+                    {
+                        "key": e.key,
+                        "arxiv_id": e.arxiv_id,
+                        "doi": e.doi,
+                        "title_norm": e.title_norm,
+                        "year": e.year,
+                        "fallback": e.fallback,
+                    }
+                    for e in work.evidence
+                ],
+            }
+            for _, work in sorted(works.items())
+        ]
 
 
-def resolve_in_graph(tx: ManagedTransaction, evidence: Sequence[Evidence], touched: set[str],
-                     removed: set[Evidence], recorder: ChangeRecorder | None = None) -> GraphResolution:
+def resolve_in_graph(
+    tx: ManagedTransaction,
+    evidence: Sequence[Evidence],
+    touched: set[str],
+    removed: set[Evidence],
+    recorder: ChangeRecorder | None = None,
+) -> GraphResolution:
     """Resolve the batch's evidence with the graph's: equal evidence already in the graph stays
     where it is unless new evidence meets its work; the rest is resolved with every piece of
     evidence it is connected to by an identifier (arXiv id, DOI, title, fallback), so the works
@@ -286,8 +355,9 @@ def _region(tx: ManagedTransaction, seeds: list[Evidence], papers: set[str]) -> 
     while named or any(keys.values()):
         for name, values in keys.items():
             asked[name].update(values)
-        found = tx.run(statement("evidence_region"), paper_ids=Rows(named),
-                       **{name: Rows(values) for name, values in keys.items()}).single(strict=True)["found"]
+        found = tx.run(
+            statement("evidence_region"), paper_ids=Rows(named), **{name: Rows(values) for name, values in keys.items()}
+        ).single(strict=True)["found"]
         fresh: list[Evidence] = []
         for paper_id, rows in found:
             evidence = {Evidence(*fields) for fields in rows if any(fields)}  # a paper without any: [nulls]
@@ -299,8 +369,12 @@ def _region(tx: ManagedTransaction, seeds: list[Evidence], papers: set[str]) -> 
     return region
 
 
-def _reshape(tx: ManagedTransaction, region: dict[str, set[Evidence]], resolution: GraphResolution,
-             recorder: ChangeRecorder | None = None) -> None:
+def _reshape(
+    tx: ManagedTransaction,
+    region: dict[str, set[Evidence]],
+    resolution: GraphResolution,
+    recorder: ChangeRecorder | None = None,
+) -> None:
     """Move the region's nodes to the works resolution found: a node whose evidence is now all
     another work's merges into that work's node (created when new); a node whose evidence is
     now several works' is split, its mentions moving by evidence and the relationships its
@@ -314,8 +388,11 @@ def _reshape(tx: ManagedTransaction, region: dict[str, set[Evidence]], resolutio
         if len(targets) == 1:
             merges.append({"keep": next(iter(targets)), "gone": paper_id})
         else:
-            moves += [{"from": paper_id, "key": e.key, "to": resolution.works[e].paper_id}
-                      for e in sorted(found, key=Evidence.encode) if resolution.works[e].paper_id != paper_id]
+            moves += [
+                {"from": paper_id, "key": e.key, "to": resolution.works[e].paper_id}
+                for e in sorted(found, key=Evidence.encode)
+                if resolution.works[e].paper_id != paper_id
+            ]
     if not merges and not moves:
         return
     reshaped = {row["keep"] for row in merges} | {row["from"] for row in moves} | {row["to"] for row in moves}

@@ -89,8 +89,11 @@ def _parse_item(text: str, path: str, line: int) -> dict[str, Any]:
         raise ParseError(path, line, f"list item link is not a …/paper/<id>/ address: {excerpt(url)}")
     title, arxiv_id = text[3:split], url[start + len(_PAPER_PATH) : -1]
     if not _names_a_work(title, arxiv_id):
-        raise ParseError(path, line, f"list item names no work: its link holds no arXiv id ({excerpt(arxiv_id)}) "
-                                     "and its title no words")
+        raise ParseError(
+            path,
+            line,
+            f"list item names no work: its link holds no arXiv id ({excerpt(arxiv_id)}) and its title no words",
+        )
     return {"title": title, "arxiv_id": arxiv_id, "year": int(tail[2]), "url": url, "line": line}
 
 
@@ -104,9 +107,12 @@ def _names_a_work(title: str, arxiv_id: str) -> bool:
 
 def _year_warnings(lists: dict[str, CardList]) -> list[str]:
     latest = date.today().year + 1
-    return [f"line {item.line}: item year {item.year:04d} is not a plausible publication year"
-            for listed in lists.values() for item in listed.items
-            if not _FIRST_PLAUSIBLE_YEAR <= item.year <= latest]
+    return [
+        f"line {item.line}: item year {item.year:04d} is not a plausible publication year"
+        for listed in lists.values()
+        for item in listed.items
+        if not _FIRST_PLAUSIBLE_YEAR <= item.year <= latest
+    ]
 
 
 def parse_card(lines: list[str], *, path: str, sha256: str, text_meta: TextMeta) -> Card:
@@ -131,8 +137,11 @@ def parse_card(lines: list[str], *, path: str, sha256: str, text_meta: TextMeta)
     if arxiv is None:
         raise ParseError(path, number, f"expected the 'arXiv: … · HTML: …' line, found {excerpt(text)}")
     if not _names_a_work(lines[0][2:], arxiv[2]):
-        raise ParseError(path, number, f"the card names no work: its arXiv link holds no arXiv id "
-                                       f"({excerpt(arxiv[2])}) and its title no words")
+        raise ParseError(
+            path,
+            number,
+            f"the card names no work: its arXiv link holds no arXiv id ({excerpt(arxiv[2])}) and its title no words",
+        )
     if len(preamble) > 1:
         number, text = preamble[1]
         raise ParseError(path, number, f"unexpected line before the first '##' heading: {excerpt(text)}")
@@ -171,9 +180,7 @@ def parse_card(lines: list[str], *, path: str, sha256: str, text_meta: TextMeta)
             total = _count(list_heading[3], path, heading_line)
             items = [built(CardItem, _parse_item(text, path, number)) for number, text in body]
             if len(items) != shown:
-                raise ParseError(
-                    path, heading_line, f"'## {name}' says {shown} shown but {len(items)} items follow"
-                )
+                raise ParseError(path, heading_line, f"'## {name}' says {shown} shown but {len(items)} items follow")
             lists[name] = built(CardList, {"shown": shown, "total": total, "items": items, "line": heading_line})
     if abstract is None:
         raise ParseError(path, len(lines), "missing '## Abstract' (card cut short?)")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from paperkg.ingest.parse.errors import ParseError, excerpt
-from paperkg.ingest.parse.models import Claim, CitedSource, FlagCount, built
+from paperkg.ingest.parse.models import CitedSource, Claim, FlagCount, built
 from paperkg.ingest.parse.values import MAX_COUNT, parse_count
 
 END = "Citations"
@@ -177,7 +177,7 @@ def _flags(text: str, line: int, path: str) -> _Flags | None:
     reasons: list[str] = []
     position, previous = 0, -1
     while position < len(text):
-        for index, (sentence, identifier, is_kind) in enumerate(FLAG_SENTENCES):
+        for index, (sentence, identifier, is_kind) in enumerate(FLAG_SENTENCES):  # noqa: B007 (read after break)
             if text.startswith(sentence, position):
                 break
         else:
@@ -583,7 +583,7 @@ def parse_claims(lines: list[str], start: int, path: str) -> ClaimsRegion:
             raise ParseError(path, draft.header.line, "cannot tell the section from the claim text")
         claims.append(_claim(draft, "flagged", split[0], split[1], warnings))
     by_text = {claim["text"]: index for index, claim in enumerate(claims)}
-    for note, text_line, text, quote in notes:
+    for note, _text_line, text, quote in notes:
         if text in by_text:
             claim = claims[by_text[text]]
             if claim["support_note"] is None:

@@ -32,8 +32,9 @@ def _separates(char: str) -> bool:
 
 
 # The rule below for ASCII text as one str.translate table (most titles are ASCII).
-_ASCII_TABLE = str.maketrans({chr(code): None if chr(code) in _JOINING else " " if _separates(chr(code)) else chr(code)
-                              for code in range(128)})
+_ASCII_TABLE = str.maketrans(
+    {chr(code): None if chr(code) in _JOINING else " " if _separates(chr(code)) else chr(code) for code in range(128)}
+)
 
 
 # A popular work's title recurs in thousands of documents; normalising it once is enough.

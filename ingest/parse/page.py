@@ -7,7 +7,16 @@ import re
 from paperkg.ingest.parse.claims import parse_claims
 from paperkg.ingest.parse.errors import ParseError, excerpt
 from paperkg.ingest.parse.identifiers import split_doi
-from paperkg.ingest.parse.models import About, ClaimsSummary, Limitation, MetadataEntry, Page, PageHeader, Snapshot, TextMeta
+from paperkg.ingest.parse.models import (
+    About,
+    ClaimsSummary,
+    Limitation,
+    MetadataEntry,
+    Page,
+    PageHeader,
+    Snapshot,
+    TextMeta,
+)
 from paperkg.ingest.parse.normalise import title_norm
 from paperkg.ingest.parse.rawref import parse_raw_references
 from paperkg.ingest.parse.reconcile import reconcile_page
@@ -29,9 +38,7 @@ _DISCLAIMER = "Model-written summary."
 _LIMITATION_KINDS = ("Stated", "Evident")
 _INTEGRITY = "Integrity signals"
 _CLAIMS = "Claims the paper makes"
-_SUMMARY = re.compile(
-    r"([0-9,]+) of ([0-9,]+) cited sources? checked · ([0-9,]+) supported · ([0-9,]+) flagged · (.+)"
-)
+_SUMMARY = re.compile(r"([0-9,]+) of ([0-9,]+) cited sources? checked · ([0-9,]+) supported · ([0-9,]+) flagged · (.+)")
 _CITES = "Cites"
 _CITES_NOTE = "Part of this paper’s reference list could not be split into single entries."
 _REFERENCES_SORT_LABEL = "Flagged first, then by citations"
@@ -277,7 +284,7 @@ def parse_page(lines: list[str], *, path: str, sha256: str, text_meta: TextMeta)
     if (text := cursor.peek()) is not None and text.startswith(_RAW_HEADER):
         raw_stated = parse_count(text[len(_RAW_HEADER) :])
         if raw_stated is None:
-            raise ParseError(path, cursor.number, f"not a count: {excerpt(text[len(_RAW_HEADER):])}")
+            raise ParseError(path, cursor.number, f"not a count: {excerpt(text[len(_RAW_HEADER) :])}")
         cursor.index += 1
         while (text := cursor.peek()) is not None and text != _CITED_BY:
             if not text.startswith("- "):
@@ -286,9 +293,7 @@ def parse_page(lines: list[str], *, path: str, sha256: str, text_meta: TextMeta)
             cursor.index += 1
     cursor.expect(_CITED_BY)
     cited_by_sort_label = _CITED_BY_SORT_LABEL if cursor.take_if(_CITED_BY_SORT_LABEL) else None
-    cited_by, cursor.index = parse_reference_list(
-        lines, cursor.index, lambda text: text == _METADATA, path, "Cited by"
-    )
+    cited_by, cursor.index = parse_reference_list(lines, cursor.index, lambda text: text == _METADATA, path, "Cited by")
     cursor.expect(_METADATA)
     metadata = _read_metadata(cursor)
     cursor.expect(_ABOUT)
@@ -296,7 +301,9 @@ def parse_page(lines: list[str], *, path: str, sha256: str, text_meta: TextMeta)
     footer_text = lines[cursor.index :]
     arxiv_id, doi = _metadata_value(metadata, "arXiv"), _metadata_value(metadata, "DOI")
     if split_doi(doi, arxiv_id) == (None, None) and not title_norm(title):
-        raise ParseError(path, title_line, "the page names no work: its metadata gives no DOI or arXiv id and its title no words")
+        raise ParseError(
+            path, title_line, "the page names no work: its metadata gives no DOI or arXiv id and its title no words"
+        )
 
     page = Page(
         path=path,

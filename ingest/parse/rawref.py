@@ -46,8 +46,9 @@ _DATE_OR_PAGES = re.compile(rf", (?:(?:{_MONTH})?(?:1[89]|20)[0-9]{{2}}[a-z]?(?:
 # Where a venue ends.
 _VENUE_END = re.compile(r", (?:[0-9]|vol|pp\. )|\. (?=[A-Z])| URL ")
 _EDITORS = re.compile(r"\(eds?\.\), ")
-_ABBREVIATIONS = frozenset({"vs", "e.g", "i.e", "cf", "etc", "al", "no", "vol", "inc", "jr", "st", "dr", "fig", "pp",
-                            "eds", "ed", "p"})
+_ABBREVIATIONS = frozenset(
+    {"vs", "e.g", "i.e", "cf", "etc", "al", "no", "vol", "inc", "jr", "st", "dr", "fig", "pp", "eds", "ed", "p"}
+)
 # `concep- tual` → `conceptual`: a hyphen and space between lowercase letters is a line-break hyphen.
 _LINE_BREAK_HYPHEN = re.compile(r"(?<=[a-z])- (?=[a-z])")
 # Link labels left between two glued entries (`… URL https://doi.org/…. · DOI Next Author, …`).
@@ -209,8 +210,10 @@ def _own_part(text: str, after_title: int, urls: list[_Url]) -> str:
     it. When what follows reads as an entry of its own (an author list, then a year), it is
     another reference, and its identifiers are not this one's.
     """
-    year = next((m for m in _YEAR.finditer(text, after_title)
-                 if not any(url.start <= m.start() < url.end for url in urls)), None)
+    year = next(
+        (m for m in _YEAR.finditer(text, after_title) if not any(url.start <= m.start() < url.end for url in urls)),
+        None,
+    )
     if year is None:
         return text
     for end in _sentence_ends(text, year.end(), urls):
@@ -276,7 +279,12 @@ def parse_raw_references(lines: list[tuple[int, str]]) -> list[RawReference]:
         text = " ".join(part.text for part in parts)
         orphan = text.startswith(_ORPHAN_START) or bool(_CONTINUATION.match(text))
         fields = _raw_fields(text, orphan)  # RawReference's own fields follow those of RawFields
-        fields.update(text=text, link_labels=labels, orphan_fragment=orphan, line=parts[0].number,
-                      continuation_lines=[part.number for part in parts[1:]])
+        fields.update(
+            text=text,
+            link_labels=labels,
+            orphan_fragment=orphan,
+            line=parts[0].number,
+            continuation_lines=[part.number for part in parts[1:]],
+        )
         references.append(built(RawReference, fields))
     return references

@@ -29,8 +29,9 @@ def reconcile_card(card: Card) -> Card:
         ("'Built on by' total vs key fact 'Cited by N papers in the map'", card.cited_by_count, card.built_on_by),
         ("'Builds on' total vs key fact 'Builds on X of its Y references'", card.builds_on_in_map, card.builds_on),
     ]
-    items = [_item(what, stated, listed.total if listed else 0)
-             for what, stated, listed in checks if stated is not None]
+    items = [
+        _item(what, stated, listed.total if listed else 0) for what, stated, listed in checks if stated is not None
+    ]
     return card.model_copy(update={"reconciliation": items, "warnings": _warnings(items) + card.warnings})
 
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import re
 
-from paperkg.limits import MAX_DOCUMENT_BYTES as DEFAULT_MAX_BYTES  # one limit, the parser's
-
 from paperkg.ingest.parse.errors import ParseError
 from paperkg.ingest.parse.models import TextMeta
+from paperkg.limits import MAX_DOCUMENT_BYTES as DEFAULT_MAX_BYTES  # one limit, the parser's
 
 _BOM = "\ufeff"
 # C0 controls other than tab/LF/CR, DEL and the C1 controls: their presence means binary data.
