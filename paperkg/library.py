@@ -672,7 +672,7 @@ def _function(library: Library, query: Query, kb: Any) -> Callable[..., Result]:
 
     run.__name__ = run.__qualname__ = query.name
     run.__doc__ = query.help()
-    run.__signature__ = query.signature()  # type: ignore[attr-defined]
+    run.__signature__ = query.signature()
     return run
 
 
