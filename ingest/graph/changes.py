@@ -265,7 +265,7 @@ class ChangeRecorder:
         read.papers = dict.fromkeys(papers)
         read.papers.update(dict(record["papers"]))
         read.cites = dict.fromkeys(cites, False)
-        read.cites.update(dict.fromkeys(record["cites"], True))
+        read.cites.update(dict.fromkeys(map(tuple, record["cites"]), True))  # pairs arrive as lists
         read.claims = dict.fromkeys(claims)
         read.claims.update({claim_id: (status, paper, text) for claim_id, status, paper, text in record["claims"]})
         read.checks = dict.fromkeys(checks)
