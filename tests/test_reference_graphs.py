@@ -16,10 +16,9 @@ def _recorded(name: str) -> dict[str, str]:
 
 
 def _changed(found: dict[str, str], recorded: dict[str, str]) -> dict[str, tuple]:
+    """The recorded sections whose digest differs (queries added since have no record)."""
     return {
-        section: (recorded.get(section), found.get(section))
-        for section in sorted(found.keys() | recorded.keys())
-        if found.get(section) != recorded.get(section)
+        section: (digest, found.get(section)) for section, digest in recorded.items() if found.get(section) != digest
     }
 
 
