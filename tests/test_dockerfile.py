@@ -26,6 +26,14 @@ def package_folders() -> dict[str, str]:
         return tomllib.load(handle)["tool"]["setuptools"]["package-dir"]
 
 
+def build_wheel(source: Path, out: Path) -> Path:
+    """The wheel pip builds of the project in `source`, as the image's build stage does."""
+    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--disable-pip-version-check"]
+    subprocess.run([*command, "-w", str(out), str(source)], check=True, timeout=300)
+    (wheel,) = out.glob("paperkg-*.whl")
+    return wheel
+
+
 def instructions() -> list[tuple[str, str]]:
     text = re.sub(r"\\\n", " ", DOCKERFILE.read_text())
     return [
@@ -64,24 +72,7 @@ def test_job_image_wheel_built_from_the_copied_paths_alone_runs_paperkg(tmp_path
                     shutil.copytree(path, context / source, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
                 else:
                     shutil.copy2(path, context / source)
-    wheels = tmp_path / "wheels"
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--quiet",
-            "--disable-pip-version-check",
-            "-w",
-            str(wheels),
-            str(context),
-        ],
-        check=True,
-        timeout=300,
-    )
-    (wheel,) = wheels.glob("paperkg-*.whl")
+    wheel = build_wheel(context, tmp_path / "wheels")
     installed = tmp_path / "site"
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())

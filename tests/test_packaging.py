@@ -5,12 +5,11 @@ the same files."""
 from __future__ import annotations
 
 import subprocess
-import sys
 import zipfile
 from importlib import resources
 from pathlib import Path
 
-from test_dockerfile import ROOT, package_folders
+from test_dockerfile import ROOT, build_wheel, package_folders
 
 
 def test_the_repository_holds_no_symbolic_links():
@@ -32,23 +31,7 @@ def _shipped() -> dict[str, Path]:
 
 
 def test_the_wheel_holds_every_file_of_the_package_folders_and_this_install_reads_them_alike(tmp_path):
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--quiet",
-            "--disable-pip-version-check",
-            "-w",
-            str(tmp_path),
-            str(ROOT),
-        ],
-        check=True,
-        timeout=300,
-    )
-    (wheel,) = tmp_path.glob("paperkg-*.whl")
+    wheel = build_wheel(ROOT, tmp_path)
     with zipfile.ZipFile(wheel) as archive:
         contents = {name: archive.read(name) for name in archive.namelist() if ".dist-info/" not in name}
     assert sorted(contents) == sorted(_shipped())
