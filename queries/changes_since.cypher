@@ -24,7 +24,7 @@
 // column runs — the runs whose changes make it, oldest first
 //
 // Neo4j Browser:
-// :param since => '2026-01-01';
+// :param since => null;
 // :param after_run => null;
 // :param run => null;
 // :param paper => null;

@@ -144,6 +144,10 @@ def test_each_run_of_the_sequence_records_what_it_changed(kb, sequence):
     assert {(e, k, b, a) for e, _, k, b, a in pinned(everything)} == differences(
         {name: {} for name in graph_state(kb)}, graph_state(kb)
     )
+    # The library query answers the same, as a notebook or Browser user runs it.
+    assert pinned(kb.query("changes_since", after_run=sequence.run_ids[0], limit=100_000)) == pinned(
+        changes(kb, since=sequence.run_ids[0])
+    )
     # Per paper: the changes that concern the page's paper, net since the first run.
     assert pinned(changes(kb, since=sequence.run_ids[0], paper="2502.30003")) == {
         ("claim", "changed", INFRARED, "supported", "unsupported"),
