@@ -381,27 +381,18 @@ def _without_comments(cypher: str) -> str:
 
 # -- papers as people write them ---------------------------------------------------------
 
-ARXIV_ID = r"\d{4}\.\d{4,5}|[a-z][a-z-]*(?:\.[a-z]{2})?/\d{7}"
-ARXIV_FORMS = re.compile(
-    rf"(?:arxiv:\s*|(?:https?://)?(?:www\.|export\.)?arxiv\.org/(?:abs|pdf|html)/)?(?P<id>{ARXIV_ID})"
-    r"(?:v\d+)?(?:\.pdf)?/?",
-    re.IGNORECASE,
-)
-DOI_FORMS = re.compile(r"(?:doi:\s*|(?:https?://)?(?:dx\.)?doi\.org/)?(?P<doi>10\.\d{4,9}/\S+)", re.IGNORECASE)
-ARXIV_DOI = re.compile(rf"10\.48550/arxiv\.(?P<id>{ARXIV_ID})(?:v\d+)?", re.IGNORECASE)
-
 
 def paper_keys(text: str) -> dict[str, str | None]:
     """The ways `text` may name a paper, as the resolver's parameters: the text itself (a
-    paper_id), an arXiv id (version dropped; `10.48550/arXiv.<id>` is one) and a lowercase DOI."""
+    paper_id), an arXiv id (version dropped; `10.48550/arXiv.<id>` is one) and a lowercase DOI,
+    read by the documents' grammar (paperkg.ingest.parse.identifiers)."""
+    from paperkg.ingest.parse.identifiers import ARXIV_DOI_PREFIX, normalise_arxiv_id, normalise_doi
+
     text = text.strip()
-    arxiv_id = doi = None
-    if match := ARXIV_FORMS.fullmatch(text):
-        arxiv_id = match["id"]
-    elif match := DOI_FORMS.fullmatch(text):
-        doi = match["doi"].lower()
-        if arxiv_doi := ARXIV_DOI.fullmatch(match["doi"]):
-            arxiv_id = arxiv_doi["id"]
+    doi = normalise_doi(text)
+    arxiv_id = normalise_arxiv_id(text) or (
+        normalise_arxiv_id(doi) if doi and doi.startswith(ARXIV_DOI_PREFIX) else None
+    )
     return {"text": text, "arxiv_id": arxiv_id, "doi": doi}
 
 
