@@ -127,10 +127,8 @@ def reference(kb, corpus: Path) -> dict[str, str]:
 
 def synthetic_corpus(directory: Path) -> Path:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-    try:
-        from synth import generate  # bench/synth.py
-    except ImportError:
-        from synth import generate  # before the restructuring
+    from synth import generate  # bench/synth.py
+
     generate(directory, **SYNTHETIC)
     return directory
 

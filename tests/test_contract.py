@@ -11,21 +11,24 @@ from paperkg.ingest.run import ingest_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "corpus"
+# Labels and types as parameters: the contract's names are compared, never spliced into Cypher.
+NODE_KEYS = "MATCH (n) WHERE $label IN labels(n) UNWIND keys(n) AS key RETURN DISTINCT key"
+RELATIONSHIP_KEYS = """
+MATCH (a)-[r]->(b) WHERE type(r) = $kind AND $start IN labels(a) AND $end IN labels(b)
+UNWIND keys(r) AS key RETURN DISTINCT key
+"""
 
 
 def test_every_property_ingestion_writes_is_declared_and_every_declared_one_is_written(kb):
     ingest_paths(kb, [EXAMPLES])
     for label in NODES:
-        found = {row["key"] for row in kb.cypher(f"MATCH (n:{label}) UNWIND keys(n) AS key RETURN DISTINCT key")}
+        found = {row["key"] for row in kb.cypher(NODE_KEYS, label=label)}
         key, _ = NODES[label]
         assert found - {key} <= set(properties(label)), label
     written = {row["key"] for row in kb.cypher("MATCH (c:Claim) UNWIND keys(c) AS key RETURN DISTINCT key")}
     assert {"status", "quotes", "flags", "text"} <= written
     for kind, start, end, declared in RELATIONSHIPS.values():
-        found = {
-            row["key"]
-            for row in kb.cypher(f"MATCH (:{start})-[r:{kind}]->(:{end}) UNWIND keys(r) AS key RETURN DISTINCT key")
-        }
+        found = {row["key"] for row in kb.cypher(RELATIONSHIP_KEYS, kind=kind, start=start, end=end)}
         assert found <= set(declared), (kind, start, end)
 
 
