@@ -38,7 +38,8 @@ test: $(VENV)/.test-extras
 lint: $(VENV)/.test-extras
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	rm -rf build/typecheck
+	# setuptools builds in build/ and keeps what it built before: a removed module would linger.
+	rm -rf build
 	$(BIN)/pip install --quiet --no-deps --target build/typecheck .
 	cd build/typecheck && $(CURDIR)/$(BIN)/mypy --config-file $(CURDIR)/pyproject.toml -p paperkg
 

@@ -35,7 +35,7 @@ from synth import generate
 SHOWN = re.compile(r", (?P<shown>\d+) of")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import NEO4J_ENV, free_port, loadavg, log, named_statements
+from run import NEO4J_ENV, bench_statements, free_port, loadavg, log
 
 
 def main() -> int:
@@ -69,7 +69,7 @@ def main() -> int:
     instance = Instance(work / "home")
     shutil.rmtree(instance.home / "data", ignore_errors=True)
     instance.start(bolt_port=free_port(), http_port=free_port(), heap=args.heap, pagecache=args.pagecache)
-    statements = named_statements("changes")
+    (stored_size,) = bench_statements("stored_size")
     figures: dict[str, Any] = {
         "papers": args.papers,
         "documents": len(files),
@@ -103,7 +103,7 @@ def main() -> int:
                     totals = report.totals
                     log(f"sync {mode} change sets: {seconds:.2f} s ({totals}, load {loads[-1]})")
                     if mode == "with":
-                        (size,) = kb.cypher(statements["stored_size"], run_id=report.run_id)
+                        (size,) = kb.cypher(stored_size, run_id=report.run_id)
                         size["net_changes"] = len(library().run(kb, "changes_since", run=report.run_id, limit=2**62))
                         sizes.append(size)
                         log(f"stored: {size}")

@@ -1,16 +1,17 @@
-// load_csv: the graph of `paperkg export --admin-import DIR` written back through LOAD CSV, the
+// name: load_csv
+// The graph of `paperkg export --admin-import DIR` written back through LOAD CSV, the
 // script a user would write by hand for those files (the benchmark's LOAD CSV path). One
 // statement per CSV file, nodes first, then the relationships between them; each MERGEs on
 // the constrained key (apply cypher/schema.cypher first) and commits every 10,000 rows, so
 // run it in auto-commit transactions (cypher-shell, or session.run from a driver).
-// Parameters: $folder, the URL of the export's directory without a trailing slash (for a
-// directory in the server's import directory, 'file:///corpus-2000'), and $delimiter, the
-// list elements' separator (admin_import.ARRAY_DELIMITER, U+001F). Columns are named as in
-// the CSV headers, `name:type`; an empty field gives no property (null), as in the importer,
-// and an empty quoted list field an empty list.
+// Columns are named as in the CSV headers, `name:type`; an empty field gives no property
+// (null), as in the importer, and an empty quoted list field an empty list.
 // The export leaves out title_lower, the lower-cased title find_papers searches (apply_schema
 // derives it after an offline import): it is set here, so this path writes the graph ingestion
 // writes (tests/test_bench_files.py compares the two).
+//
+// param folder: string — the URL of the export's directory without a trailing slash ('file:///corpus-2000' for a directory in the server's import directory)
+// param delimiter: string — the list elements' separator (admin_import.ARRAY_DELIMITER, U+001F)
 
 LOAD CSV WITH HEADERS FROM $folder + '/papers.csv' AS row
 CALL (row) {

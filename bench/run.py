@@ -13,7 +13,7 @@ test suite's):
 * the same graph written by a straightforward `LOAD CSV` script (bench/load_csv.cypher: MERGE
   on the constrained keys, `CALL {...} IN TRANSACTIONS`) from the rows `paperkg export
   --admin-import` writes, copied into the instance's import directory, and by a naive path
-  that writes each row in a transaction of its own (bench/naive.cypher; a sample,
+  that writes each row in a transaction of its own (bench/naive/*.cypher; a sample,
   extrapolated: the full run would take hours);
 * on the largest corpus: p50/p95 latency of every library query (per-paper queries over a
   sample of papers, corpus-wide ones repeated), and the offline path: `paperkg export
@@ -44,6 +44,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from paperkg.cypher_files import read_cypher_file
 from paperkg.db import KnowledgeBase, connect
 from paperkg.ingest import ParseError, parse_bytes
 from paperkg.ingest.graph.admin_import import (
@@ -57,7 +58,6 @@ from paperkg.ingest.graph.admin_import import (
 from paperkg.ingest.run import DOCS_PER_TRANSACTION, discover
 from paperkg.schema import apply_schema, store_missing_claim_status
 from paperkg.server import Instance
-from paperkg.statements import split_statements
 
 from synth import generate
 
@@ -324,7 +324,7 @@ class Bench:
         with self.kb() as kb:
             apply_schema(kb)
             for label, ids in endpoints.items():
-                kb.execute(cypher[label], ids=sorted(ids))
+                kb.execute(cypher[f"{label.lower()}_endpoints"], ids=sorted(ids))
             warm_up = len(sample) // 10  # the first rows are not timed (a cold JVM)
             with kb.driver.session(database=kb.database) as session:
                 for number, (statement, parameters) in enumerate(sample):
@@ -380,22 +380,18 @@ class Bench:
 
 
 def bench_statements(name: str) -> tuple[str, ...]:
-    """The statements of bench/<name>.cypher, split as paperkg splits its own cypher/ files."""
-    return tuple(text.rstrip(";") for text in split_statements((ROOT / f"{name}.cypher").read_text(encoding="utf-8")))
+    """The statements of bench/<name>.cypher, read as paperkg reads its own cypher/ files."""
+    return read_cypher_file(ROOT / f"{name}.cypher").statements
 
 
-def named_statements(name: str) -> dict[str, str]:
-    """The statements of bench/<name>.cypher by name: each follows a `// name: NAME` line."""
-    text = (ROOT / f"{name}.cypher").read_text(encoding="utf-8")
-    preamble, *parts = re.split(r"^// name: *(\S+)[ \t]*\n", text, flags=re.MULTILINE)
+def named_statements(folder: str) -> dict[str, str]:
+    """The single statements of bench/<folder>/*.cypher, by the name each file's header gives."""
     out: dict[str, str] = {}
-    for key, body in zip(parts[::2], parts[1::2]):
-        found = split_statements(body)
-        if len(found) != 1 or key in out:
-            raise SystemExit(f"bench/{name}.cypher: `// name: {key}` must be followed by one statement of its own")
-        out[key] = found[0].rstrip(";")
-    if split_statements(preamble):
-        raise SystemExit(f"bench/{name}.cypher: a statement before the first `// name:` line")
+    for path in sorted((ROOT / folder).glob("*.cypher")):
+        loaded = read_cypher_file(path)
+        if len(loaded.statements) != 1 or loaded.name in out:
+            raise SystemExit(f"bench/{folder}/{path.name}: one statement, named once, per file")
+        out[loaded.name] = loaded.statements[0]
     return out
 
 

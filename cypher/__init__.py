@@ -1,1 +1,1 @@
-"""The schema and write statements: package data, read by paperkg.statements."""
+"""The schema and write statements: package data, read by paperkg.cypher_files."""

@@ -1,4 +1,5 @@
-// analysis_schema: what the analysis queries look up (applied by `paperkg analyze`, idempotent).
+// name: analysis_schema
+// What the analysis queries look up (applied by `paperkg analyze`, idempotent).
 CREATE CONSTRAINT cluster_id IF NOT EXISTS FOR (c:Cluster) REQUIRE c.cluster_id IS UNIQUE;
 CREATE CONSTRAINT analysis_run_id IF NOT EXISTS FOR (r:AnalysisRun) REQUIRE r.run_id IS UNIQUE;
 CREATE INDEX paper_pagerank IF NOT EXISTS FOR (p:Paper) ON (p.pagerank);

@@ -1,5 +1,9 @@
-// analysis_write_papers: one batch of per-paper results, with the run that computed them
+// name: analysis_write_papers
+// One batch of per-paper results, with the run that computed them
 // (a null clears what an earlier run wrote).
+//
+// param rows: list — one map per paper: its paper_id and computed values
+// param run_id: string — the run's id
 UNWIND $rows AS row
 MATCH (p:Paper {paper_id: row.paper_id})
 SET p.pagerank = row.pagerank, p.citations = row.citations, p.references = row.references,

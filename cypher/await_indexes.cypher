@@ -1,2 +1,5 @@
-// await_indexes: wait until every index is online (after the schema is applied).
+// name: await_indexes
+// Wait until every index is online (after the schema is applied).
+//
+// param seconds: integer — how long to wait at most
 CALL db.awaitIndexes($seconds)

@@ -1,4 +1,5 @@
-// backfill_title_lower: the lower-cased title find_papers searches, for papers written
+// name: backfill_title_lower
+// The lower-cased title find_papers searches, for papers written
 // without it (an offline import, or a graph from before the property existed). Run with
 // the schema; on a graph that has it everywhere this only reads.
 MATCH (p:Paper)

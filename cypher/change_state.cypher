@@ -1,4 +1,5 @@
-// change_state: what a transaction's change set compares, read before it writes and again
+// name: change_state
+// What a transaction's change set compares, read before it writes and again
 // after. For the papers, CITES pairs, claims, checks and sources named (and, for the
 // documents in $doc_ids, everything they mention or assert, read before they are retracted):
 // which papers exist (with their titles); which CITES exist, every CITES touching an
@@ -6,6 +7,14 @@
 // paper and text; each check's verdict; the work each source refers to (every source
 // referring to an $around paper included). A claim's status is the stored one
 // (claim_status.cypher, stored before the after-read); absent things are not returned.
+//
+// param around: list — paper_ids of papers about to be merged or split
+// param checks: list — [claim_id, source_id] pairs of the checks the transaction writes
+// param cites: list — [citing, cited] paper_id pairs of the CITES the transaction writes
+// param claim_ids: list — claim_ids of the claims concerned
+// param doc_ids: list — content hashes (doc_id) of the documents concerned
+// param paper_ids: list — paper_ids of the papers concerned
+// param source_ids: list — source_ids of the sources the transaction writes
 CALL () {
   UNWIND $doc_ids AS doc_id
   MATCH (:Document {doc_id: doc_id})-[:MENTIONS]->(n)

@@ -1,4 +1,5 @@
-// claim_status: the one definition of a claim's support status, stored on the claim (indexed)
+// name: claim_status
+// The one definition of a claim's support status, stored on the claim (indexed)
 // by every path that writes or withdraws what a claim rests on: a batch, a retraction, the
 // admin import. SUPPORTS, CHECKED_AGAINST and a claim's CITES only ever join claims and
 // sources, so degree counts suffice. The statuses, in order of precedence:
@@ -8,6 +9,8 @@
 //   unverifiable      cites or counts sources, none of them checked
 //   uncited           no source, and the basis is `none given`/`reasoning` or a support note says so
 //   sources_missing   none of the above
+//
+// param claims: list — claim_ids of the claims whose status to store
 UNWIND $claims AS claim_id
 MATCH (c:Claim {claim_id: claim_id})
 WITH c,

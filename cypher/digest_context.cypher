@@ -1,6 +1,11 @@
-// digest_context: what the digest needs beside the changes: the lineage of the watched
+// name: digest_context
+// What the digest needs beside the changes: the lineage of the watched
 // papers (the works they build on, up to two citation steps), the works each listed claim
 // cites (through its sources), and the titles of the papers named.
+//
+// param claim_ids: list — claim_ids of the claims concerned
+// param paper_ids: list — paper_ids of the papers concerned
+// param watched: list — paper_ids of the watched papers
 CALL () {
   UNWIND $watched AS paper_id
   MATCH (:Paper {paper_id: paper_id})-[:CITES*1..2]->(ancestor:Paper)

@@ -1,5 +1,9 @@
-// documents_known: of the files a run found, the documents already in the graph (by content
+// name: documents_known
+// Of the files a run found, the documents already in the graph (by content
 // hash) and the documents last ingested from their paths.
+//
+// param doc_ids: list — content hashes (doc_id) of the documents concerned
+// param paths: list — the paths the run found the files at
 CALL () {
   UNWIND $doc_ids AS doc_id
   MATCH (d:Document {doc_id: doc_id})

@@ -1,5 +1,12 @@
-// evidence_region: the papers named, and those with evidence that shares an identifier with
+// name: evidence_region
+// The papers named, and those with evidence that shares an identifier with
 // the given ones, each with all of its evidence ([arxiv_id, doi, title_norm, year, fallback]).
+//
+// param arxiv_ids: list — arXiv ids the batch's evidence states
+// param dois: list — DOIs the batch's evidence states
+// param fallbacks: list — fallback keys the batch's evidence states
+// param paper_ids: list — paper_ids of the papers concerned
+// param titles: list — normalised titles the batch's evidence states
 CALL () {
   UNWIND $paper_ids AS paper_id
   MATCH (p:Paper {paper_id: paper_id})

@@ -1,7 +1,10 @@
-// merge_papers: fold each duplicate Paper node into the node that survives, moving every
+// name: merge_papers
+// Fold each duplicate Paper node into the node that survives, moving every
 // relationship (provenance lists united, no duplicate edges). The documents' statements
 // move with their MENTIONS (one per evidence, so none is already on the survivor);
 // refold_papers then recomputes the survivor's properties.
+//
+// param pairs: list — [duplicate, survivor] paper_id pairs
 UNWIND $pairs AS pair
 MATCH (keep:Paper {paper_id: pair.keep}), (gone:Paper {paper_id: pair.gone})
 CALL (keep, gone) {

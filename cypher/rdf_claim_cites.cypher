@@ -1,2 +1,3 @@
-// rdf_claim_cites: every source a claim cites (the CiTO export)
+// name: rdf_claim_cites
+// Every source a claim cites (the CiTO export)
 MATCH (c:Claim)-[:CITES]->(s:Source) RETURN c.claim_id AS claim, s.source_id AS source

@@ -1,2 +1,3 @@
-// rdf_sources: every source and its key (the CiTO export)
+// name: rdf_sources
+// Every source and its key (the CiTO export)
 MATCH (s:Source) RETURN s.source_id AS id, s.key AS key

@@ -1,2 +1,3 @@
-// rdf_supports: every source found to support a claim (the CiTO export)
+// name: rdf_supports
+// Every source found to support a claim (the CiTO export)
 MATCH (s:Source)-[:SUPPORTS]->(c:Claim) RETURN s.source_id AS source, c.claim_id AS claim

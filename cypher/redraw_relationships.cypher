@@ -1,7 +1,10 @@
-// redraw_relationships: after mentions moved between papers, every CITES, MAKES and REFERS_TO
+// name: redraw_relationships
+// After mentions moved between papers, every CITES, MAKES and REFERS_TO
 // touching them is drawn again from the units of the documents that mention them (their
 // subject, cited, citing and sources), with those documents as provenance. A paper that no
 // document mentions any more is deleted.
+//
+// param paper_ids: list — paper_ids of the papers concerned
 UNWIND $paper_ids AS paper_id
 MATCH (p:Paper {paper_id: paper_id})
 CALL (p) { MATCH (p)-[r:CITES]-(:Paper) DELETE r }

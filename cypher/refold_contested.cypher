@@ -1,4 +1,5 @@
-// refold_contested: after a write, the properties of papers in the graph that the batch's
+// name: refold_contested
+// After a write, the properties of papers in the graph that the batch's
 // statements state with another value than the node has (write_papers returns them). A write
 // only adds statements, so each such property either keeps its value, when an earlier
 // statement outranks the batch's best statement of it (the best-ranked document, ties by
@@ -8,6 +9,8 @@
 // card or an earlier reference outranks.
 // Each row names a paper and, per contested property, the batch's best statement of it:
 // {key, rank, doc_id, unit (the evidence key), value}.
+//
+// param rows: list — one map per row to write, as ingest/graph/rows.py builds them
 UNWIND $rows AS row
 MATCH (p:Paper {paper_id: row.paper_id})
 CALL (p, row) {

@@ -1,4 +1,5 @@
-// refold_papers: a paper's properties are what its documents say, the best-ranked document
+// name: refold_papers
+// A paper's properties are what its documents say, the best-ranked document
 // winning (a document's own subject, then list items, then references, then raw
 // reference strings; ties by document id, then by evidence key) and the others filling gaps.
 // Identifiers ($kept) are resolution's, not the fold's. Run after a
@@ -9,6 +10,10 @@
 // Setting a property to its current value writes nothing. `title_lower` is derived, not
 // stated: it backs find_papers' case-insensitive search with a text index, which refuses
 // very long values, so it keeps a title's first 4,000 characters.
+//
+// param kept: list — identity properties, which resolution sets and the fold leaves
+// param paper_ids: list — paper_ids of the papers concerned
+// param unit_properties: list — properties a document states about a unit, not the paper
 UNWIND $paper_ids AS paper_id
 MATCH (p:Paper {paper_id: paper_id})
 CALL (p) {

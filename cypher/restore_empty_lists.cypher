@@ -1,4 +1,5 @@
-// restore_empty_lists: neo4j-admin import cannot write an empty list (an empty field is no
+// name: restore_empty_lists
+// Neo4j-admin import cannot write an empty list (an empty field is no
 // property), so after `paperkg export --admin-import` the lists that ingestion always sets
 // come back as [] here, as ingestion writes them. Auto-commit (CALL ... IN TRANSACTIONS).
 MATCH (c:Claim) WHERE c.quotes IS NULL OR c.flags IS NULL OR c.flag_reasons IS NULL OR c.also_stated_in IS NULL

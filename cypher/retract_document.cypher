@@ -1,9 +1,12 @@
-// retract_document: withdraw everything a document asserted, and the document.
+// name: retract_document
+// Withdraw everything a document asserted, and the document.
 // Every relationship the document asserted joins two nodes it MENTIONS, so walking those
 // nodes finds them all. A relationship or node no other document asserts disappears, and so
 // does evidence no other document states. Returns the papers that remain (to refold and
 // resolve again), the evidence that went ([arxiv_id, doi, title_norm, year, fallback]) and
 // the claims that remain (their status is stored again).
+//
+// param doc_id: string — the content hash of the document to withdraw
 OPTIONAL MATCH (d:Document {doc_id: $doc_id})-[mention:MENTIONS]->(n)
 WITH collect(mention) AS mentions, collect(DISTINCT n) AS nodes
 WITH mentions, nodes, [m IN mentions WHERE m.key IS NOT NULL | m.key] AS units

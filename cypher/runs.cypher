@@ -1,5 +1,8 @@
-// runs: the run history, newest first: each recorded run (IngestRun) with its change sets
+// name: runs
+// The run history, newest first: each recorded run (IngestRun) with its change sets
 // counted, and each run that left change sets but no record (it stopped before the end).
+//
+// param limit: integer — the most runs to return
 CALL () {
   MATCH (r:IngestRun)
   RETURN r.run_id AS run_id, coalesce(r.run_started, r.started_at) AS started, properties(r) AS run

@@ -1,4 +1,7 @@
-// show_claim_sources: the sources those claims cite or were checked against
+// name: show_claim_sources
+// The sources those claims cite or were checked against
+//
+// param ids: list — the keys of the nodes to read
 MATCH (c:Claim)-[:CITES|CHECKED_AGAINST]->(s:Source) WHERE c.claim_id IN $ids
 WITH DISTINCT c, s
 OPTIONAL MATCH (c)-[check:CHECKED_AGAINST]->(s)

@@ -1,4 +1,5 @@
-// stats: node count per label and relationship count per type (answered from the count store).
+// name: stats
+// Node count per label and relationship count per type (answered from the count store).
 RETURN 'node' AS kind, 'Paper' AS name, COUNT { (:Paper) } AS count
 UNION ALL RETURN 'node' AS kind, 'Claim' AS name, COUNT { (:Claim) } AS count
 UNION ALL RETURN 'node' AS kind, 'Source' AS name, COUNT { (:Source) } AS count

@@ -1,5 +1,8 @@
-// write_identity: each resolved work's identifiers on its node, and its evidence (one
+// name: write_identity
+// Each resolved work's identifiers on its node, and its evidence (one
 // Evidence node per distinct evidence, OF the paper it resolved to).
+//
+// param rows: list — one map per row to write, as ingest/graph/rows.py builds them
 UNWIND $rows AS row
 MATCH (p:Paper {paper_id: row.paper_id})
 SET p.arxiv_id = row.arxiv_id, p.doi = row.doi, p.dois = row.dois, p.fallback = row.fallback

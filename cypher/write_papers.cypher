@@ -1,4 +1,5 @@
-// write_papers: one row per work, with each document's statement about it (kept on its
+// name: write_papers
+// One row per work, with each document's statement about it (kept on its
 // MENTIONS, one per distinct evidence) and the batch's fold of them (row.folded; null for a
 // single statement). A new paper gets the fold whole; an existing one only the properties it
 // lacks (no earlier statement states those). Returns the papers whose other properties some
@@ -6,6 +7,8 @@
 // lacking title, deriving title_lower), so the node never depends on the order of ingestion.
 // CREATE, not MERGE: a batch's documents are new or just retracted, so none of their MENTIONS
 // exists yet (MERGE would scan every relationship of a popular paper).
+//
+// param rows: list — one map per row to write, as ingest/graph/rows.py builds them
 UNWIND $rows AS row
 OPTIONAL MATCH (known:Paper {paper_id: row.paper_id})
 WITH row, known IS NOT NULL AS existed, coalesce(row.folded, head(row.mentions).properties) AS folded

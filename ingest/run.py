@@ -26,6 +26,7 @@ from typing import Any
 from neo4j.exceptions import DatabaseUnavailable, DriverError, Neo4jError, ServiceUnavailable, SessionExpired
 from tqdm import tqdm
 
+from paperkg.cypher_files import statement
 from paperkg.db import ConnectionFailed, KnowledgeBase, first_line
 from paperkg.ingest import ParseError, parse_bytes
 from paperkg.ingest.graph.changes import Change, ChangeLog
@@ -43,7 +44,6 @@ from paperkg.ingest.parse.errors import excerpt
 from paperkg.limits import DOCS_PER_TRANSACTION, MAX_DOCUMENT_BYTES
 from paperkg.lock import IngestLock
 from paperkg.schema import apply_schema
-from paperkg.statements import statement
 
 # A batch also ends at this many bytes of documents: a claim-check page is many times a card,
 # and a batch of pages (parsed ahead) must not grow memory with the corpus (docs/performance.md).

@@ -36,7 +36,7 @@ from typing import Any
 
 from neo4j import RoutingControl
 
-from paperkg.statements import statement, statements
+from paperkg.cypher_files import statement, statements
 
 PROJECTION_BATCH = 5000  # papers per read of the projection
 WRITE_BATCH = 5000  # papers per write transaction

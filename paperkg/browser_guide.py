@@ -29,8 +29,8 @@ from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
 
+from paperkg.cypher_files import statement
 from paperkg.progress import waiting
-from paperkg.statements import statement
 
 MOUNT = "/paperkg"
 PACKAGE = "org.paperkg.browser"
@@ -149,7 +149,7 @@ def _runnable(text: str) -> str:
 
 def param_block(query) -> str:
     """The query's `:param` lines, as its file's header gives them (run before the query)."""
-    from paperkg.library import cypher_literal
+    from paperkg.cypher_files import cypher_literal
 
     return "\n".join(f":param {name} => {cypher_literal(value)};" for name, value in query.browser.items())
 
@@ -200,7 +200,7 @@ def _query_slide(kind: str, query) -> str:
 
 def render_guide(library=None) -> str:
     """The guide as Neo4j Browser plays it: an <article class="guide"> with one slide per step."""
-    from paperkg.library import cypher_literal
+    from paperkg.cypher_files import cypher_literal
     from paperkg.library import library as load
 
     lib = library if library is not None else load()
@@ -273,11 +273,11 @@ def build_extension(plugins: Path, classpath: Callable[[], str]) -> Path | None:
             jar.unlink(missing_ok=True)
             return None
         classes = _compile(javac, source, classpath())
-    from paperkg.library import LibraryError
+    from paperkg.library import CypherFileError
 
     try:
         guide = render_guide()
-    except LibraryError:  # a query file being edited must not keep the server from starting
+    except CypherFileError:  # a query file being edited must not keep the server from starting
         guide = guide_text()
     payload = {STYLE_NAME: style_text().encode(), GUIDE_NAME: guide.encode()}
     buffer = io.BytesIO()

@@ -16,11 +16,11 @@ from typing import Any
 from neo4j import Driver, GraphDatabase, RoutingControl, Session
 from neo4j.exceptions import AuthError, ClientError, ServiceUnavailable
 
+from paperkg.cypher_files import statement
 from paperkg.library import Queries, Result, library
 from paperkg.progress import note
 from paperkg.readonly import check_read_only
 from paperkg.server import Instance, ServerError
-from paperkg.statements import statement
 
 log = logging.getLogger("paperkg")
 # The Bolt schemes the driver speaks without extra packages (its http scheme needs aiohttp

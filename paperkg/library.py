@@ -2,24 +2,9 @@
 
 The same file runs in Neo4j Browser (after its `:param` lines), from Python
 (`kb.query("ancestors", paper="2402.06618")` or `kb.queries.ancestors(...)`) and from
-`paperkg query`. Each file opens with a `//` header that this module parses and checks:
-
-    // name: ancestors
-    // One paragraph saying what the query answers (several lines allowed).
-    //
-    // param paper: paper — the paper whose lineage to follow
-    // param depth: integer 1..5 = 2 — how many citation steps to follow
-    // param kind: string {Premise|Interpretation} = null — only claims of this kind
-    //
-    // column title — the work's title
-    //
-    // Neo4j Browser:
-    // :param paper => '2402.06618';
-    // :param depth => 2;
-
-Types are string, integer, float, boolean and paper; `lo..hi` bounds a number (either side
-may be left open), `{a|b}` lists the values a string may take, and `= literal` gives the
-default (no default: required; `= null`: optional, meaning "any"). A `paper` parameter
+`paperkg query`. Each file's header is the format every Cypher file of paperkg has
+(paperkg.cypher_files); a query also declares its columns and a `:param` line for each
+parameter, holds one statement, and takes only what a person types. A `paper` parameter
 accepts what a person would write (arXiv id or URL, DOI, paper_id); the library resolves it
 to the paper's `paper_id` before the query runs, and each query also matches an arXiv id, so
 Browser users can paste either. Files whose name starts with `_` hold internal statements
@@ -37,7 +22,7 @@ import re
 import shutil
 import textwrap
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -46,136 +31,25 @@ from typing import Any
 from neo4j import RoutingControl
 from neo4j.time import Date, DateTime, Time
 
-
-class LibraryError(Exception):
-    """A query file is malformed, or two files define one name; raised when the library loads."""
-
-
-class QueryError(ValueError):
-    """A call the library refuses: an unknown query, or a missing, unknown or wrongly typed parameter."""
+from paperkg.cypher_files import (
+    PYTHON_TYPES,
+    Column,
+    CypherFileError,
+    Param,
+    QueryError,
+    cut_text,
+    parse_cypher_file,
+    short_repr,
+)
 
 
 class UnknownPaper(QueryError):
     """No paper in the graph matches what the user wrote for a `paper` parameter."""
 
 
-REQUIRED = inspect.Parameter.empty  # a parameter without a default must be given
-INTEGER_RANGE = (-(2**63), 2**63 - 1)  # Neo4j's integers are 64-bit
 # A spreadsheet runs a cell that starts with one of these as a formula (`=HYPERLINK(…)`).
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
-PYTHON_TYPES: dict[str, type] = {"string": str, "integer": int, "float": float, "boolean": bool, "paper": str}
 RESOLVER = "_resolve_paper"
-
-IDENTIFIER = r"[a-z_][a-z0-9_]*"
-NAME_LINE = re.compile(rf"name: (?P<name>{IDENTIFIER})")
-PARAM_LINE = re.compile(
-    rf"param (?P<name>{IDENTIFIER}): (?P<type>\w+)"
-    r"(?: (?:(?P<low>-?\d+(?:\.\d+)?)?\.\.(?P<high>-?\d+(?:\.\d+)?)?|\{(?P<choices>[^}]+)\}))?"
-    r"(?: = (?P<default>.+?))? — (?P<meaning>.+)"
-)
-COLUMN_LINE = re.compile(rf"column (?P<name>{IDENTIFIER}) — (?P<meaning>.+)")
-BROWSER_HEADING = "Neo4j Browser:"
-BROWSER_LINE = re.compile(rf":param (?P<name>{IDENTIFIER}) => (?P<value>.+);")
-BODY_PARAMETER = re.compile(r"\$(\w+)")
-
-
-# -- parameters --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Param:
-    name: str
-    type: str
-    meaning: str
-    default: Any = REQUIRED
-    minimum: int | float | None = None
-    maximum: int | float | None = None
-    choices: tuple[str, ...] = ()
-
-    @property
-    def required(self) -> bool:
-        return self.default is REQUIRED
-
-    @property
-    def bounds(self) -> str:
-        """`1..5`, `1..` or `` (unbounded), as the header writes them."""
-        if self.minimum is None and self.maximum is None:
-            return ""
-        return f"{'' if self.minimum is None else self.minimum}..{'' if self.maximum is None else self.maximum}"
-
-    @property
-    def kind(self) -> str:
-        """The type as the docs show it: `integer 1..5`, `string {Premise|Interpretation}`."""
-        if self.choices:
-            return f"{self.type} {{{'|'.join(self.choices)}}}"
-        return f"{self.type} {self.bounds}".strip()
-
-    @property
-    def annotation(self) -> Any:
-        python_type = PYTHON_TYPES[self.type]
-        return python_type | None if self.default is None else python_type
-
-    def describe(self) -> str:
-        """`depth (integer 1..5, default 2): meaning`, as Python help shows it."""
-        return f"{self.name} ({self.kind}, {self._default_text()}): {self.meaning}"
-
-    def usage(self) -> str:
-        """`-p depth=INTEGER (1..5, default 2): meaning`, as `paperkg query --list` shows it."""
-        limits = "|".join(self.choices) or self.bounds
-        details = f"{limits}, {self._default_text()}" if limits else self._default_text()
-        return f"-p {self.name}={self.type.upper()} ({details}): {self.meaning}"
-
-    def _default_text(self) -> str:
-        return "required" if self.required else f"default {cypher_literal(self.default)}"
-
-    def check(self, value: Any, query: str) -> Any:
-        """`value` if it fits this parameter (an int given for a float becomes a float)."""
-        where = f"{query}: parameter '{self.name}'"
-        if value is None:
-            if self.default is None:
-                return None
-            raise QueryError(f"{where} needs a value ({self.kind})")
-        python_type = PYTHON_TYPES[self.type]
-        if python_type is float and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
-        if not isinstance(value, python_type) or (isinstance(value, bool) and python_type is not bool):
-            raise QueryError(f"{where} must be {_article(self.type)} {self.type}, got {_short(value)}")
-        if self.type == "paper" and not value.strip():
-            raise QueryError(f"{where} must name a paper (arXiv id, DOI or paper_id)")
-        if self.type == "string" and self.required and not value.strip():
-            raise QueryError(f"{where} must not be empty")
-        if self.type == "integer" and not INTEGER_RANGE[0] <= value <= INTEGER_RANGE[1]:
-            raise QueryError(
-                f"{where} must be a 64-bit integer ({INTEGER_RANGE[0]}..{INTEGER_RANGE[1]}), got {_short(value)}"
-            )
-        if self.choices and value not in self.choices:
-            raise QueryError(f"{where} must be one of {', '.join(self.choices)}; got {_short(value)}")
-        if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
-            raise QueryError(f"{where} must be in {self.bounds}, got {_short(value)}")
-        return value
-
-    def parse(self, text: str, query: str) -> Any:
-        """A command-line value (`-p depth=3`) converted to this parameter's type."""
-        try:
-            if self.type == "integer":
-                value: Any = int(text)
-            elif self.type == "float":
-                value = float(text)
-            elif self.type == "boolean":
-                value = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}[text.lower()]
-            else:
-                value = text
-        except (ValueError, KeyError):
-            raise QueryError(
-                f"{query}: parameter '{self.name}' must be {_article(self.type)} {self.type}, got {_short(text)}"
-            ) from None
-        return self.check(value, query)
-
-
-@dataclass(frozen=True)
-class Column:
-    name: str
-    meaning: str
 
 
 # -- queries -----------------------------------------------------------------------------
@@ -250,133 +124,21 @@ class Query:
 
 
 def parse_query(file: str, source: str) -> Query:
-    """A query from the text of its file; LibraryError names the file and line when malformed."""
-    lines = source.splitlines()
-    header_end = next((i for i, line in enumerate(lines) if not line.startswith("//")), len(lines))
-    header = [line[2:].strip() for line in lines[:header_end]]
+    """A query from the text of its file; CypherFileError names the file and line when malformed."""
+    parsed = parse_cypher_file(file, source, PYTHON_TYPES)  # what a person types, no lists or maps
 
-    def fail(index: int, problem: str) -> LibraryError:
-        return LibraryError(f"{file}:{index + 1}: {problem}")
+    def fail(problem: str) -> CypherFileError:
+        return CypherFileError(f"{file}: {problem}")
 
-    if not header or not (name_match := NAME_LINE.fullmatch(header[0])):
-        raise fail(0, "the header must open with `// name: <name>`")
-    name = name_match["name"]
-    description_end = next((i for i in range(1, len(header)) if not header[i]), len(header))
-    description = " ".join(header[1:description_end])
-    if not description:
-        raise fail(1, "the description is missing (a paragraph after the name line)")
-
-    params: dict[str, Param] = {}
-    columns: dict[str, Column] = {}
-    browser: dict[str, Any] = {}
-    for index in range(description_end, len(header)):
-        line = header[index]
-        if not line or line == BROWSER_HEADING:
-            continue
-        if match := PARAM_LINE.fullmatch(line):
-            param = _param(match, name, lambda problem, index=index: fail(index, problem))
-            if param.name in params:
-                raise fail(index, f"parameter '{param.name}' is declared twice")
-            params[param.name] = param
-        elif match := COLUMN_LINE.fullmatch(line):
-            if match["name"] in columns:
-                raise fail(index, f"column '{match['name']}' is declared twice")
-            columns[match["name"]] = Column(match["name"], match["meaning"])
-        elif match := BROWSER_LINE.fullmatch(line):
-            if match["name"] not in params:
-                raise fail(index, f":param line for undeclared parameter '{match['name']}'")
-            try:
-                browser[match["name"]] = params[match["name"]].check(_literal(match["value"]), name)
-            except (LibraryError, QueryError) as exc:
-                raise fail(index, f"bad :param value: {exc}") from None
-        else:
-            raise fail(index, f"unrecognised header line: {line!r}")
-
-    text = "\n".join(lines[header_end:]).strip().rstrip(";").strip()
-    if not text:
-        raise fail(header_end, "the query has no Cypher after its header")
-    if not columns:
-        raise fail(header_end, "the header declares no columns")
-    if missing := [p for p in params if p not in browser]:
-        raise fail(header_end, f"no `:param` line for {', '.join(missing)}")
-    used = set(BODY_PARAMETER.findall(_without_comments(text)))
-    if undeclared := sorted(used - set(params)):
-        raise fail(header_end, f"the Cypher uses undeclared parameters: {', '.join(undeclared)}")
-    if unused := sorted(set(params) - used):
-        raise fail(header_end, f"declared parameters the Cypher never uses: {', '.join(unused)}")
-    return Query(name, description, tuple(params.values()), tuple(columns.values()), browser, text, file)
-
-
-def _param(match: re.Match[str], query: str, fail: Callable[[str], LibraryError]) -> Param:
-    kind = match["type"]
-    if kind not in PYTHON_TYPES:
-        raise fail(f"unknown type {kind!r} (one of {', '.join(PYTHON_TYPES)})")
-    if (match["low"] or match["high"]) and kind not in ("integer", "float"):
-        raise fail(f"only integer and float parameters take bounds, not {kind}")
-    if match["choices"] and kind != "string":
-        raise fail(f"only string parameters take a list of values, not {kind}")
-    number = int if kind == "integer" else float
-    try:
-        param = Param(
-            name=match["name"],
-            type=kind,
-            meaning=match["meaning"],
-            minimum=number(match["low"]) if match["low"] else None,
-            maximum=number(match["high"]) if match["high"] else None,
-            choices=tuple(match["choices"].split("|")) if match["choices"] else (),
-        )
-    except ValueError:
-        raise fail(f"bounds of '{match['name']}' must be {kind}s") from None
-    if match["default"] is None:
-        return param
-    try:
-        default = _literal(match["default"])
-        return replace(param, default=default if default is None else param.check(default, query))
-    except (LibraryError, QueryError) as exc:
-        raise fail(f"bad default: {exc}") from None
-
-
-def _literal(text: str) -> Any:
-    """A Cypher literal as header defaults and `:param` lines write it."""
-    if text == "null":
-        return None
-    if text in ("true", "false"):
-        return text == "true"
-    if re.fullmatch(r"-?\d+", text):
-        return int(text)
-    if re.fullmatch(r"-?\d+\.\d+", text):
-        return float(text)
-    if len(text) >= 2 and text[0] == text[-1] == "'" and "'" not in text[1:-1]:
-        return text[1:-1]
-    raise LibraryError(f"not a literal: {text!r} (null, true, false, a number or 'text')")
-
-
-def cypher_literal(value: Any) -> str:
-    """`value` as a Cypher literal (`null`, `true`, `2`, `'text'` with quotes escaped)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, str):
-        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
-    return str(value)
-
-
-def _short(value: Any) -> str:
-    """`value` as a message quotes it: its repr, cut short (an input may be megabytes)."""
-    return _cut(repr(value))
-
-
-def _cut(text: str, limit: int = 80) -> str:
-    return text if len(text) <= limit else f"{text[: limit - 1]}… ({len(text):,} characters)"
-
-
-def _article(word: str) -> str:
-    return "an" if word[0] in "aeiou" else "a"
-
-
-def _without_comments(cypher: str) -> str:
-    return "\n".join(line.split("//", 1)[0] for line in cypher.splitlines())
+    if len(parsed.statements) != 1:
+        raise fail(f"a query is one statement, not {len(parsed.statements)}")
+    if not parsed.columns:
+        raise fail("the header declares no columns")
+    if missing := [p.name for p in parsed.params if p.name not in parsed.browser]:
+        raise fail(f"no `:param` line for {', '.join(missing)}")
+    return Query(
+        parsed.name, parsed.description, parsed.params, parsed.columns, parsed.browser, parsed.text, parsed.file
+    )
 
 
 # -- papers as people write them ---------------------------------------------------------
@@ -575,7 +337,7 @@ class Library:
         self._public = {q.name: q for q in queries if not q.internal}
         self._internal = {q.name: q for q in queries if q.internal}
         if any(p.type == "paper" for q in self._public.values() for p in q.params) and RESOLVER not in self._internal:
-            raise LibraryError(f"queries take papers but {RESOLVER}.cypher is missing")
+            raise CypherFileError(f"queries take papers but {RESOLVER}.cypher is missing")
 
     def __iter__(self) -> Iterator[Query]:
         return iter(self._public.values())
@@ -618,7 +380,7 @@ class Library:
         if not rows:
             tried = ["paper_id"] + [f"{kind} {keys[kind]}" for kind in ("arxiv_id", "doi") if keys[kind]]
             raise UnknownPaper(
-                f"no paper matches {_short(text.strip())} (looked up as {_cut(', '.join(tried))}); "
+                f"no paper matches {short_repr(text.strip())} (looked up as {cut_text(', '.join(tried))}); "
                 "give an arXiv id, a DOI or a paper_id of an ingested paper"
             )
         return rows[0]["paper_id"]
@@ -663,13 +425,13 @@ def _function(library: Library, query: Query, kb: Any) -> Callable[..., Result]:
 
     run.__name__ = run.__qualname__ = query.name
     run.__doc__ = query.help()
-    run.__signature__ = query.signature()
+    run.__signature__ = query.signature()  # type: ignore[attr-defined]  # inspect reads it; no stub declares it
     return run
 
 
 def load_library(directory: Traversable | None = None) -> Library:
     """Every `*.cypher` file in `directory` (default: the package's queries/, never the working
-    directory), parsed and checked; LibraryError on a malformed file or a duplicate name."""
+    directory), parsed and checked; CypherFileError on a malformed file or a duplicate name."""
     directory = directory if directory is not None else resources.files("paperkg.queries")
     queries: dict[str, Query] = {}
     for entry in sorted(directory.iterdir(), key=lambda e: e.name):
@@ -677,7 +439,7 @@ def load_library(directory: Traversable | None = None) -> Library:
             continue
         query = parse_query(entry.name, entry.read_text(encoding="utf-8"))
         if query.name in queries:
-            raise LibraryError(f"two queries are named {query.name!r}: {queries[query.name].file} and {entry.name}")
+            raise CypherFileError(f"two queries are named {query.name!r}: {queries[query.name].file} and {entry.name}")
         queries[query.name] = query
     return Library(list(queries.values()))
 

@@ -15,9 +15,9 @@ import uuid
 
 from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, SessionExpired
 
+from paperkg.cypher_files import statement
 from paperkg.db import ConnectionFailed, KnowledgeBase
 from paperkg.server import process_alive, process_start
-from paperkg.statements import statement
 
 LOCK_NAME = "ingest"
 STALE_AFTER_SECONDS = 600

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from paperkg.statements import statement
+from paperkg.cypher_files import statement
 
 CITO = "http://purl.org/spar/cito/"
 FABIO = "http://purl.org/spar/fabio/"

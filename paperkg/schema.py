@@ -3,9 +3,9 @@ then the derived properties those indexes serve, where a node lacks them."""
 
 from __future__ import annotations
 
+from paperkg.cypher_files import statement, statements
 from paperkg.db import KnowledgeBase
 from paperkg.ingest.graph.write import chunks, store_claim_status
-from paperkg.statements import statement, statements
 
 INDEX_WAIT_SECONDS = 300
 CLAIMS_PER_TRANSACTION = 20_000

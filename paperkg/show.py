@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from paperkg.statements import statement
+from paperkg.cypher_files import statement
 
 # How each library query's rows are connected in its picture (others: the citations among
 # them): the statement cypher/show_<link>.cypher finds what joins each pair.

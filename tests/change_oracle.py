@@ -4,7 +4,7 @@ ingest/graph/changes.py, which reads only what each transaction touches)."""
 
 from __future__ import annotations
 
-from paperkg.statements import statement
+from paperkg.cypher_files import statement
 
 EVERYTHING = """
 CALL () { MATCH (p:Paper) RETURN collect([p.paper_id, coalesce(p.title, '')]) AS papers }

@@ -41,4 +41,8 @@ def test_the_load_csv_script_writes_the_graph_ingestion_writes(kb, neo4j_instanc
 
 def test_naive_statements_cover_every_file_and_label():
     names = bench_module().named_statements("naive")
-    assert set(names) == {label.lower() + "s" for label in NODES} | set(RELATIONSHIPS) | set(NODES)
+    assert set(names) == (
+        {label.lower() + "s" for label in NODES}
+        | set(RELATIONSHIPS)
+        | {label.lower() + "_endpoints" for label in NODES}
+    )

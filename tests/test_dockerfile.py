@@ -87,7 +87,7 @@ def test_job_image_wheel_built_from_the_copied_paths_alone_runs_paperkg(tmp_path
     ):
         assert name in names, f"{name} is missing from the image's wheel"
     check = (
-        "from paperkg.library import library; from paperkg.statements import statement; "
+        "from paperkg.library import library; from paperkg.cypher_files import statement; "
         "from paperkg import browser_guide, cli; import paperkg; "
         f"assert paperkg.__file__.startswith({str(installed)!r}), paperkg.__file__; "
         "assert len(library()) > 10, len(library()); assert statement('reset'); browser_guide.render_guide(); "

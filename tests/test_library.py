@@ -17,7 +17,7 @@ from neo4j import RoutingControl
 from neo4j.exceptions import ClientError
 
 from paperkg.cli import main
-from paperkg.library import LibraryError, QueryError, Result, UnknownPaper, library, load_library, paper_keys
+from paperkg.library import CypherFileError, QueryError, Result, UnknownPaper, library, load_library, paper_keys
 from paperkg.schema import apply_schema
 
 LIBRARY = library()
@@ -95,7 +95,7 @@ def test_a_loaded_query_keeps_its_header(tmp_path):
 def test_duplicate_names_are_rejected(tmp_path):
     write_library(tmp_path, first=COUNTING, second=COUNTING)
     with pytest.raises(
-        LibraryError, match=re.escape("two queries are named 'counting': first.cypher and second.cypher")
+        CypherFileError, match=re.escape("two queries are named 'counting': first.cypher and second.cypher")
     ):
         load_library(tmp_path)
 
@@ -145,14 +145,24 @@ def test_duplicate_names_are_rejected(tmp_path):
             "declared parameters the Cypher never uses: limit",
         ),
         ("// column n — how many papers there are\n", "", "the header declares no columns"),
-        ("MATCH (p:Paper) RETURN count(p) AS n LIMIT $limit\n", "", "the query has no Cypher after its header"),
+        ("MATCH (p:Paper) RETURN count(p) AS n LIMIT $limit\n", "", "q.cypher:10: no Cypher after the header"),
+        (
+            "LIMIT $limit\n",
+            "LIMIT $limit;\nMATCH (p:Paper) RETURN p;\n",
+            "q.cypher: a query is one statement, not 2",
+        ),
+        (
+            "limit: integer 1.. = 10 — the most",
+            "limit: list — the most",
+            "q.cypher:4: unknown type 'list' (one of string, integer, float, boolean, paper)",
+        ),
         ("// column n", "// returns: n\n// column n", "q.cypher:6: unrecognised header line: 'returns: n'"),
     ],
 )
 def test_malformed_headers_are_rejected_naming_file_and_line(tmp_path, old, new, problem):
     assert old in COUNTING
     write_library(tmp_path, q=COUNTING.replace(old, new, 1))
-    with pytest.raises(LibraryError) as error:
+    with pytest.raises(CypherFileError) as error:
         load_library(tmp_path)
     assert problem in str(error.value)
 
@@ -163,7 +173,7 @@ def test_queries_taking_papers_need_the_resolver(tmp_path):
         .replace(":param limit => 10", ":param limit => 'x'")
         .replace("LIMIT $limit", "WHERE $limit IS NOT NULL")
     )
-    with pytest.raises(LibraryError, match=re.escape("queries take papers but _resolve_paper.cypher is missing")):
+    with pytest.raises(CypherFileError, match=re.escape("queries take papers but _resolve_paper.cypher is missing")):
         load_library(write_library(tmp_path, q=takes_paper))
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from paperkg.cypher_files import read_cypher_file
 from paperkg.library import library
 from paperkg.schema import apply_schema
 
@@ -42,9 +43,8 @@ PAPER = ("title", "year", "arxiv_id", "doi", "paper_id")
 def graph(session_kb):
     """The fixture graph, loaded once for this module's read-only tests."""
     session_kb.reset()
-    for text in FIXTURE.read_text(encoding="utf-8").split(";\n"):
-        if text.strip():
-            session_kb.execute(text)
+    for text in read_cypher_file(FIXTURE).statements:
+        session_kb.execute(text)
     apply_schema(session_kb)  # derives title_lower, as `paperkg schema` does for papers made by hand
     return session_kb
 

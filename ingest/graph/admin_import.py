@@ -32,6 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+from paperkg.cypher_files import statements
 from paperkg.db import KnowledgeBase, connect
 from paperkg.ingest.graph.contract import NODES, RELATIONSHIPS
 from paperkg.ingest.graph.identity import Evidence, Work, resolve
@@ -40,7 +41,6 @@ from paperkg.ingest.graph.write import batch_rows, document_row, fold
 from paperkg.ingest.run import MAX_DOCUMENT_BYTES, discover, read_document
 from paperkg.schema import apply_schema
 from paperkg.server import Instance, require_java
-from paperkg.statements import statements
 
 # Between the elements of a list property. Never in the text of a document (the parsers keep
 # no control characters but tab and newline), so no element needs escaping.

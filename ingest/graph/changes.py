@@ -22,8 +22,9 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
+from paperkg.cypher_files import statement
 from paperkg.ingest.graph.identity import Evidence
-from paperkg.statements import Rows, statement
+from paperkg.ingest.graph.rows import Rows
 
 # Entities in the order a change set lists them.
 ENTITIES = ("work", "merge", "cites", "claim", "check", "source")

@@ -398,3 +398,11 @@ def _split_authors(text: str) -> list[str]:
     if len(parts) % 2 and parts[-1]:
         authors.append(parts[-1])
     return authors
+
+
+class Rows(list):
+    """A statement's rows, shown in a log by their number: the driver formats every parameter
+    for its debug log even when that log is off (neo4j 6.4, `Bolt5x5.run`)."""
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} rows>"

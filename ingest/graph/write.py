@@ -16,11 +16,11 @@ from typing import Any, TypeVar
 
 from neo4j import ManagedTransaction, Result
 
+from paperkg.cypher_files import statement
 from paperkg.ingest.graph.changes import Change, ChangeLog, ChangeRecorder, batch_scope
 from paperkg.ingest.graph.contract import IDENTITY_PROPERTIES, UNIT_PROPERTIES
 from paperkg.ingest.graph.identity import Evidence, Work, identifier_keys, resolve
-from paperkg.ingest.graph.rows import Assertions, Unit
-from paperkg.statements import Rows, statement
+from paperkg.ingest.graph.rows import Assertions, Rows, Unit
 
 T = TypeVar("T")
 ROWS_PER_STATEMENT = 5000

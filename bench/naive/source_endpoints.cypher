@@ -1,0 +1,7 @@
+// name: source_endpoints
+// The Source nodes the sampled relationships join, written before the timed rows (untimed; the
+// benchmark's naive path).
+//
+// param ids: list — the nodes' keys
+UNWIND $ids AS id
+MERGE (:Source {source_id: id});
