@@ -112,6 +112,7 @@ QUESTIONS: list[tuple[str, str, list[str], str]] = [
         "<code>REFERS_TO</code> arrow marks a source matched to a work in the reference list.",
         [
             "claim_support_summary",
+            "claims",
             "unsupported_claims",
             "paper_claims",
             "uncited_claims",
@@ -179,8 +180,15 @@ def _query_slide(kind: str, query) -> str:
         f"({html.escape(p.kind)}{', optional' if not p.required else ''})</li>"
         for p in query.params
     )
+    runs = (
+        f" It is <code>{html.escape(query.alias.target)}</code> with "
+        + ", ".join(f"<code>{html.escape(k)}</code> set" for k in query.alias.fixed)
+        + ": the block below sets it."
+        if query.alias
+        else ""
+    )
     body = (
-        f"    <p>{html.escape(query.description)}</p>\n"
+        f"    <p>{html.escape(query.description)}{runs}</p>\n"
         + (f"    <ul>{params}</ul>\n" if params else "")
         + "    <p>Click a block to put it in the editor and run it (Ctrl+Enter): first the "
         "<code>:param</code> lines (change the values to ask about another paper), then the query. "
@@ -191,7 +199,7 @@ def _query_slide(kind: str, query) -> str:
         + "".join(
             f" -p {html.escape(name)}={html.escape(str(value))}"
             for name, value in query.browser.items()
-            if value is not None
+            if value is not None and not (query.alias and name in query.alias.fixed)
         )
         + "</code></p>"
     )

@@ -25,6 +25,10 @@ and `= literal` gives the default (no default: required; `= null`: optional). `c
 name what a query returns and `:param` lines the values Browser users start from: the library
 requires both. After the header come one or more statements, each ending with `;` at the end
 of a line.
+
+A query kept under an older name is an alias: its header holds, instead of declarations and
+Cypher, `// alias: claims with status = 'unsupported'` (the query it runs and the parameters
+it sets) and `// columns: title, claim_id, …` (the columns it keeps, in order).
 """
 
 from __future__ import annotations
@@ -66,6 +70,9 @@ COLUMN_LINE = re.compile(rf"column (?P<name>{IDENTIFIER}) — (?P<meaning>.+)")
 BROWSER_HEADING = "Neo4j Browser:"
 BROWSER_LINE = re.compile(rf":param (?P<name>{IDENTIFIER}) => (?P<value>.+);")
 BODY_PARAMETER = re.compile(r"\$(\w+)")
+ALIAS_LINE = re.compile(rf"alias: (?P<target>{IDENTIFIER}) with (?P<fixed>.+)")
+FIXED_VALUE = re.compile(rf"(?P<name>{IDENTIFIER}) = (?P<value>[^,]+)")
+COLUMNS_LINE = re.compile(rf"columns: (?P<names>{IDENTIFIER}(?:, {IDENTIFIER})*)")
 
 
 # -- parameters --------------------------------------------------------------------------
@@ -172,6 +179,13 @@ class Column:
 
 
 @dataclass(frozen=True)
+class Alias:
+    target: str  # the query it runs
+    fixed: dict[str, Any]  # the parameters it sets
+    columns: tuple[str, ...]  # the columns it keeps
+
+
+@dataclass(frozen=True)
 class CypherFile:
     name: str
     description: str  # paragraphs separated by a blank line
@@ -181,6 +195,7 @@ class CypherFile:
     text: str  # the Cypher after the header, as written (comments kept), without its final `;`
     statements: tuple[str, ...]  # the same Cypher split at `;` line ends, comment lines dropped
     file: str
+    alias: Alias | None = None
 
 
 def parse_cypher_file(file: str, source: str, types: Mapping[str, type] = TYPES) -> CypherFile:
@@ -205,11 +220,20 @@ def parse_cypher_file(file: str, source: str, types: Mapping[str, type] = TYPES)
     params: dict[str, Param] = {}
     columns: dict[str, Column] = {}
     browser: dict[str, Any] = {}
+    alias: dict[str, Any] = {}
     for index in range(declarations, len(header)):
         line = header[index]
         if not line or line == BROWSER_HEADING:
             continue
-        if match := PARAM_LINE.fullmatch(line):
+        if match := ALIAS_LINE.fullmatch(line):
+            fixed = [FIXED_VALUE.fullmatch(part) for part in match["fixed"].split(", ")]
+            if not all(fixed):
+                raise fail(index, "an alias sets parameters as `name = literal, …`")
+            alias["target"] = match["target"]
+            alias["fixed"] = {m["name"]: _literal(m["value"]) for m in fixed if m}
+        elif match := COLUMNS_LINE.fullmatch(line):
+            alias["columns"] = tuple(match["names"].split(", "))
+        elif match := PARAM_LINE.fullmatch(line):
             param = _param(match, name, types, partial(fail, index))
             if param.name in params:
                 raise fail(index, f"parameter '{param.name}' is declared twice")
@@ -230,6 +254,10 @@ def parse_cypher_file(file: str, source: str, types: Mapping[str, type] = TYPES)
 
     body = "\n".join(lines[header_end:])
     text = body.strip().rstrip(";").strip()
+    if alias:
+        if set(alias) != {"target", "fixed", "columns"} or params or columns or browser or text:
+            raise fail(1, "an alias is its `alias:` and `columns:` lines alone, without declarations or Cypher")
+        return CypherFile(name, description, (), (), {}, "", (), file, Alias(**alias))
     if not text:
         raise fail(header_end, "no Cypher after the header")
     used = set(BODY_PARAMETER.findall(_without_comments(text)))
@@ -270,7 +298,8 @@ def statement(name: str) -> str:
 
 
 def _declares(line: str) -> bool:
-    return bool(PARAM_LINE.fullmatch(line) or COLUMN_LINE.fullmatch(line)) or line == BROWSER_HEADING
+    patterns = (PARAM_LINE, COLUMN_LINE, ALIAS_LINE, COLUMNS_LINE)
+    return any(pattern.fullmatch(line) for pattern in patterns) or line == BROWSER_HEADING
 
 
 def _split(body: str) -> tuple[str, ...]:

@@ -22,7 +22,7 @@ import re
 import shutil
 import textwrap
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -33,11 +33,13 @@ from neo4j.time import Date, DateTime, Time
 
 from paperkg.cypher_files import (
     PYTHON_TYPES,
+    Alias,
     Column,
     CypherFileError,
     Param,
     QueryError,
     cut_text,
+    cypher_literal,
     parse_cypher_file,
     short_repr,
 )
@@ -64,6 +66,7 @@ class Query:
     browser: Mapping[str, Any]  # the values of the header's `:param` lines, by parameter name
     text: str
     file: str
+    alias: Alias | None = None  # an older name of another query, with the parameters it sets
 
     @property
     def internal(self) -> bool:
@@ -88,7 +91,7 @@ class Query:
                 raise QueryError(f"{self.name} needs parameter '{param.name}' ({param.kind}: {param.meaning})")
             else:
                 bound[param.name] = param.default
-        return bound
+        return bound | (self.alias.fixed if self.alias else {})
 
     def parse_cli(self, pairs: Sequence[str]) -> dict[str, Any]:
         """`KEY=VALUE` strings from the command line, converted by each parameter's type."""
@@ -112,7 +115,11 @@ class Query:
 
     def help(self) -> str:
         """The header as documentation: description, parameters and columns."""
-        lines = [textwrap.fill(self.description, 88), "", "Parameters:"]
+        lines = [textwrap.fill(self.description, 88), ""]
+        if self.alias:
+            fixed = ", ".join(f"{name} = {cypher_literal(value)}" for name, value in self.alias.fixed.items())
+            lines += [f"Runs `{self.alias.target}` with {fixed}.", ""]
+        lines += ["Parameters:"]
         lines += [textwrap.fill(p.describe(), 88, initial_indent="  ", subsequent_indent="      ") for p in self.params]
         lines += ["", "Columns:"]
         lines += [
@@ -129,6 +136,9 @@ def parse_query(file: str, source: str) -> Query:
 
     def fail(problem: str) -> CypherFileError:
         return CypherFileError(f"{file}: {problem}")
+
+    if parsed.alias:  # completed from its target when the library loads
+        return Query(parsed.name, parsed.description, (), (), {}, "", parsed.file, parsed.alias)
 
     if len(parsed.statements) != 1:
         raise fail(f"a query is one statement, not {len(parsed.statements)}")
@@ -334,6 +344,7 @@ class Library:
     """The public queries by name, plus the internal paper resolver."""
 
     def __init__(self, queries: Sequence[Query]):
+        queries = [_aliased(q, {t.name: t for t in queries}) if q.alias else q for q in queries]
         self._public = {q.name: q for q in queries if not q.internal}
         self._internal = {q.name: q for q in queries if q.internal}
         if any(p.type == "paper" for q in self._public.values() for p in q.params) and RESOLVER not in self._internal:
@@ -389,7 +400,9 @@ class Library:
         records, _, keys = kb.driver.execute_query(
             query.text, values, database_=kb.database, routing_=RoutingControl.READ
         )
-        return Result([_plain(record.data()) for record in records], keys)
+        if query.alias:
+            keys = list(query.alias.columns)
+        return Result([_plain(record.data(*keys)) for record in records], keys)
 
     def functions(self, kb: Any) -> Queries:
         """The queries as functions that run on `kb`."""
@@ -427,6 +440,27 @@ def _function(library: Library, query: Query, kb: Any) -> Callable[..., Result]:
     run.__doc__ = query.help()
     run.__signature__ = query.signature()  # type: ignore[attr-defined]  # inspect reads it; no stub declares it
     return run
+
+
+def _aliased(alias: Query, queries: Mapping[str, Query]) -> Query:
+    """An alias completed from the query it runs: that query's Cypher, its parameters but the
+    ones the alias sets, and the columns the alias keeps."""
+    assert alias.alias
+    target = queries.get(alias.alias.target)
+    if target is None or target.alias or target.internal:
+        raise CypherFileError(f"{alias.file}: an alias runs a public query, not {alias.alias.target!r}")
+    for name, value in alias.alias.fixed.items():
+        target.param(name).check(value, alias.name)
+    known = {c.name: c for c in target.columns}
+    if unknown := [name for name in alias.alias.columns if name not in known]:
+        raise CypherFileError(f"{alias.file}: {target.name} has no column {', '.join(unknown)}")
+    return replace(
+        alias,
+        params=tuple(p for p in target.params if p.name not in alias.alias.fixed),
+        columns=tuple(known[name] for name in alias.alias.columns),
+        browser={name: alias.alias.fixed.get(name, value) for name, value in target.browser.items()},
+        text=target.text,
+    )
 
 
 def load_library(directory: Traversable | None = None) -> Library:

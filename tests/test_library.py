@@ -167,6 +167,40 @@ def test_malformed_headers_are_rejected_naming_file_and_line(tmp_path, old, new,
     assert problem in str(error.value)
 
 
+ALIAS = """// name: tally
+// Counts papers under an older name, so the tests can see how the loader reads an alias.
+//
+// alias: counting with limit = 3
+// columns: n
+"""
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "problem"),
+    [
+        ("counting with", "missing with", "q2.cypher: an alias runs a public query, not 'missing'"),
+        ("columns: n", "columns: n, m", "q2.cypher: counting has no column m"),
+        ("limit = 3", "limit = 0", "tally: parameter 'limit' must be in 1.., got 0"),
+        ("// columns: n\n", "", "q2.cypher:2: an alias is its `alias:` and `columns:` lines alone"),
+        ("// columns: n\n", "// columns: n\nMATCH (p) RETURN p\n", "q2.cypher:2: an alias is its"),
+    ],
+)
+def test_a_malformed_alias_is_rejected(tmp_path, old, new, problem):
+    assert old in ALIAS
+    write_library(tmp_path, q=COUNTING, q2=ALIAS.replace(old, new, 1))
+    with pytest.raises((CypherFileError, QueryError)) as error:
+        load_library(tmp_path)
+    assert problem in str(error.value)
+
+
+def test_an_alias_runs_its_query_with_the_parameters_it_sets(tmp_path, papers):
+    aliased = load_library(write_library(tmp_path, q=COUNTING, q2=ALIAS.replace("limit = 3", "limit = 1")))
+    tally = aliased.get("tally")
+    assert [p.name for p in tally.params] == [] and tally.bind({}) == {"limit": 1}
+    assert aliased.run(papers, "tally") == [{"n": 4}]
+    assert "Runs `counting` with limit = 1." in tally.help()
+
+
 def test_queries_taking_papers_need_the_resolver(tmp_path):
     takes_paper = (
         COUNTING.replace("param limit: integer 1.. = 10", "param limit: paper")
@@ -188,7 +222,9 @@ def test_defaults_fill_in_what_is_not_given():
         "until": None,
         "limit": 100,
     }
+    # An alias binds the parameters it sets beside the caller's.
     assert LIBRARY.get("unsupported_claims").bind({}) == {
+        "status": "unsupported",
         "paper": None,
         "kind": None,
         "substantial_only": False,
@@ -403,7 +439,8 @@ def test_every_query_runs_on_an_empty_graph(kb, file):
     records, _, keys = kb.driver.execute_query(
         query.text, dict(query.browser), database_=kb.database, routing_=RoutingControl.READ
     )
-    assert (records, keys) == ([], [c.name for c in query.columns])
+    runs = LIBRARY.get(query.alias.target) if query.alias else query
+    assert (records, keys) == ([], [c.name for c in runs.columns])
     if not any(p.type == "paper" and p.required for p in query.params) and not query.internal:
         assert kb.query(query.name, **{p.name: query.browser[p.name] for p in query.params if p.required}) == []
 
