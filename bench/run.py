@@ -56,7 +56,7 @@ from paperkg.ingest.graph.admin_import import (
     node_file,
 )
 from paperkg.ingest.run import DOCS_PER_TRANSACTION, discover
-from paperkg.schema import apply_schema, store_missing_claim_status
+from paperkg.schema import apply_schema, store_missing_claim_status, store_missing_title_lower
 from paperkg.server import Instance
 
 from synth import generate
@@ -426,8 +426,9 @@ def run_load_csv(kb: KnowledgeBase, directory: Path) -> None:
     with kb.driver.session(database=kb.database) as session:
         for statement in load_csv_script(directory):
             session.run(statement, parameters).consume()
-    # Claims' support status by paperkg's one statement of the rule: a hand-written load must
-    # derive it too, so it counts in the time.
+    # The derived properties by paperkg's one statement of each rule: a hand-written load must
+    # derive them too, so they count in the time.
+    store_missing_title_lower(kb)
     store_missing_claim_status(kb)
 
 

@@ -21,5 +21,4 @@ CALL (p, row) {
           (d.doc_id < best.doc_id OR (d.doc_id = best.doc_id AND m.key < best.unit))))
   }
   SET p[best.key] = best.value
-}
-SET p.title_lower = left(toLower(p.title), 4000);
+};

@@ -7,9 +7,8 @@
 // stated disappears. (After a write, which only adds statements, refold_contested does less.)
 // Each property is taken from its best statement among those that state it: a popular paper
 // has thousands of statements, and most properties only a few of them state.
-// Setting a property to its current value writes nothing. `title_lower` is derived, not
-// stated: it backs find_papers' case-insensitive search with a text index, which refuses
-// very long values, so it keeps a title's first 4,000 characters.
+// Setting a property to its current value writes nothing. `title_lower` is derived
+// (title_lower.cypher, stored after the fold).
 //
 // param kept: list — identity properties, which resolution sets and the fold leaves
 // param paper_ids: list — paper_ids of the papers concerned
@@ -33,5 +32,4 @@ CALL (p, folded_keys) {
     WITH m[key] AS value ORDER BY m.rank DESC, d.doc_id, m.key LIMIT 1
     SET p[key] = value
   }
-}
-SET p.title_lower = left(toLower(p.title), 4000);
+};

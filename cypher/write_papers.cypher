@@ -13,7 +13,7 @@ UNWIND $rows AS row
 OPTIONAL MATCH (known:Paper {paper_id: row.paper_id})
 WITH row, known IS NOT NULL AS existed, coalesce(row.folded, head(row.mentions).properties) AS folded
 MERGE (p:Paper {paper_id: row.paper_id})
-ON CREATE SET p += folded, p.title_lower = left(toLower(folded.title), 4000)
+ON CREATE SET p += folded
 WITH p, row, folded, CASE WHEN existed THEN [key IN keys(folded) WHERE p[key] IS NULL AND key <> 'title']
                     ELSE [] END AS lacking, existed
 WITH p, row, folded, lacking, CASE WHEN existed THEN reduce(found = [], mention IN row.mentions | found +

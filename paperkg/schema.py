@@ -5,23 +5,31 @@ from __future__ import annotations
 
 from paperkg.cypher_files import statement, statements
 from paperkg.db import KnowledgeBase
-from paperkg.ingest.graph.write import chunks, store_claim_status
+from paperkg.ingest.graph.write import chunks, store_claim_status, store_title_lower
 
 INDEX_WAIT_SECONDS = 300
-CLAIMS_PER_TRANSACTION = 20_000
+NODES_PER_TRANSACTION = 20_000
 
 
 def apply_schema(kb: KnowledgeBase) -> None:
     for text in statements("schema"):
         kb.execute(text.rstrip(";"))
     kb.execute(statement("await_indexes"), seconds=INDEX_WAIT_SECONDS)
-    kb.execute(statement("backfill_title_lower"))
+    store_missing_title_lower(kb)
     store_missing_claim_status(kb)
+
+
+def store_missing_title_lower(kb: KnowledgeBase) -> None:
+    """Store the lower-cased title of papers written without one (cypher/title_lower.cypher's rule)."""
+    papers = [row["id"] for row in kb.execute(statement("papers_without_title_lower"))]
+    with kb.session() as session:
+        for part in chunks(papers, NODES_PER_TRANSACTION):
+            session.execute_write(store_title_lower, set(part))
 
 
 def store_missing_claim_status(kb: KnowledgeBase) -> None:
     """Store the support status of claims written without one (cypher/claim_status.cypher's rule)."""
     claims = [row["id"] for row in kb.execute(statement("claims_without_status"))]
     with kb.session() as session:
-        for part in chunks(claims, CLAIMS_PER_TRANSACTION):
+        for part in chunks(claims, NODES_PER_TRANSACTION):
             session.execute_write(store_claim_status, set(part))

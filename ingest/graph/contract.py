@@ -104,7 +104,7 @@ RELATIONSHIPS: dict[str, tuple[str, str, str, dict[str, str]]] = {  # file: (typ
 
 
 # Stored by the graph's own statements rather than by a document's rows: the lower-cased title
-# find_papers searches (cypher/backfill_title_lower.cypher) and a claim's support status
+# find_papers searches (cypher/title_lower.cypher) and a claim's support status
 # (cypher/claim_status.cypher).
 DERIVED: dict[str, dict[str, str]] = {"Paper": {"title_lower": "string"}, "Claim": {"status": "string"}}
 # Lists ingestion always sets, [] when empty (neo4j-admin import writes no empty list, so

@@ -88,6 +88,7 @@ def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str, changes: Chan
             if row["paper_id"] in contested and row["paper_id"] not in touched
         ],
     )
+    store_title_lower(tx, {row["paper_id"] for row in paper_rows} | touched)
     store_claim_status(tx, {row["claim_id"] for row in rows["write_claims"]})
     return BatchResult(counts, resolution.merged, resolution.split, recorder.finish() if recorder else [])
 
@@ -109,8 +110,15 @@ def retract_documents(tx: ManagedTransaction, doc_ids: Sequence[str], changes: C
     resolution = resolve_in_graph(tx, [], touched, removed, recorder)
     _send(tx, "write_identity", resolution.identity_rows())
     refold_papers(tx, touched | resolution.reshaped)
+    store_title_lower(tx, touched | resolution.reshaped)
     store_claim_status(tx, claims)
     return BatchResult({}, resolution.merged, resolution.split, recorder.finish() if recorder else [])
+
+
+def store_title_lower(tx: ManagedTransaction, paper_ids: set[str]) -> None:
+    """Store the lower-cased title of papers whose title may have changed."""
+    for part in chunks(sorted(paper_ids), ROWS_PER_STATEMENT):
+        tx.run(statement("title_lower"), papers=part).consume()
 
 
 def store_claim_status(tx: ManagedTransaction, claim_ids: set[str]) -> None:
