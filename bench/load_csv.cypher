@@ -115,7 +115,7 @@ CALL (row) {
       r.abstract = row.`abstract:string`,
       r.url = row.`url:string`,
       r.reference_text = row.`reference_text:string`,
-      r.rank = toInteger(row.`rank:long`)
+      r.precedence = row.`precedence:string`
 } IN TRANSACTIONS OF 10000 ROWS;
 
 LOAD CSV WITH HEADERS FROM $folder + '/evidence_of.csv' AS row

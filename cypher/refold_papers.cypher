@@ -1,7 +1,7 @@
 // name: refold_papers
-// A paper's properties are what its documents say, the best-ranked document
-// winning (a document's own subject, then list items, then references, then raw
-// reference strings; ties by document id, then by evidence key) and the others filling gaps.
+// A paper's properties are what its documents say, each taken from the statement of the
+// smallest precedence that states it (ingest/graph/write.py `precedence` is the order: the
+// best-ranked document, ties by document id, then by evidence key), the others filling gaps.
 // Identifiers ($kept) are resolution's, not the fold's. Run after a
 // retraction or a merge, which may change any of them: a property only a withdrawn document
 // stated disappears. (After a write, which only adds statements, refold_contested does less.)
@@ -27,9 +27,9 @@ WITH p, folded_keys
 CALL (p, folded_keys) {
   UNWIND folded_keys AS key
   CALL (p, key) {
-    MATCH (d:Document)-[m:MENTIONS]->(p)
+    MATCH (:Document)-[m:MENTIONS]->(p)
     WHERE m[key] IS NOT NULL
-    WITH m[key] AS value ORDER BY m.rank DESC, d.doc_id, m.key LIMIT 1
+    WITH m[key] AS value ORDER BY m.precedence LIMIT 1
     SET p[key] = value
   }
 };

@@ -25,7 +25,7 @@ CALL (p, row) {
   UNWIND row.mentions AS mention
   MATCH (d:Document {doc_id: mention.doc_id})
   CREATE (d)-[m:MENTIONS]->(p)
-  SET m = mention.properties, m += mention.unit, m.rank = mention.rank
+  SET m = mention.properties, m += mention.unit, m.precedence = mention.precedence
 }
 WITH row, contested_keys WHERE size(contested_keys) > 0
 RETURN row.paper_id AS paper_id, contested_keys;

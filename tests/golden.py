@@ -26,6 +26,8 @@ from typing import Any
 
 from graph_dump import named
 
+from paperkg.ingest.graph.identity import RANK_SUBJECT
+
 PAPERS_PER_QUERY = 12  # per-paper queries run for this many papers, chosen by paper_id
 SYNTHETIC = {"papers": 2000, "pages": 20, "seed": 17}
 # Stored by the restructuring and not part of the graph it was recorded from; pinned by its own test.
@@ -45,13 +47,25 @@ def _without_added(name: tuple, props: tuple) -> tuple:
     return tuple((key, value) for key, value in props if key not in added)
 
 
+def _as_recorded(kind: str, props: tuple) -> tuple:
+    """A mention's precedence as the rank it was recorded as: the restructuring made the fold's
+    order one text (rank, document, evidence key), whose other parts the mention's document and
+    key already are."""
+    if kind != "MENTIONS":
+        return props
+    ranked = [
+        ("rank", repr(RANK_SUBJECT - int(value[1]))) if key == "precedence" else (key, value) for key, value in props
+    ]
+    return tuple(sorted(ranked))
+
+
 def dump_sections(kb) -> dict[str, str]:
     nodes, relationships = named(kb)
     sections: dict[str, list] = defaultdict(list)
     for name, props in nodes:
         sections[f"node {name[0]}"].append((name, _without_added(name, props)))
     for start, kind, end, props in relationships:
-        sections[f"relationship {kind}"].append((start, end, props))
+        sections[f"relationship {kind}"].append((start, end, _as_recorded(kind, props)))
     return {section: f"{len(items)} {_digest(items)}" for section, items in sorted(sections.items())}
 
 

@@ -250,7 +250,7 @@ def _second_pass(
             document_file.write(a.doc_id, properties={**document, "run_id": run_id, "ingested_at": now})
             for paper in rows["write_papers"]:
                 for mention in paper["mentions"]:  # one statement per evidence
-                    statement = {**mention["properties"], **mention["unit"], "rank": mention["rank"]}
+                    statement = {**mention["properties"], **mention["unit"], "precedence": mention["precedence"]}
                     paper_mentions.write(a.doc_id, paper["paper_id"], properties=statement)
                     spill.add(paper["paper_id"], ("fold", paper["paper_id"], mention))
             for row in rows["write_paper_cites"]:
@@ -320,7 +320,7 @@ def _spill_edge(
 
 def _write_partition(records: Iterator[tuple], resolved: dict[str, Work], out: dict[str, _Csv]) -> None:
     """Combine one partition's records and write its rows: every key's records are in it."""
-    folded: dict[str, dict[str, tuple[tuple, Any]]] = {}  # paper → property → ((rank, doc_id, key), value)
+    folded: dict[str, dict[str, tuple[str, Any]]] = {}  # paper → property → (precedence, value)
     nodes: dict[str, dict[str, dict[str, Any]]] = {"Claim": {}, "Source": {}}  # a later statement overrides
     edges = {name: _Edges() for name in _COMBINED_EDGES}
     for record in records:

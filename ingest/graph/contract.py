@@ -78,7 +78,7 @@ RELATIONSHIPS: dict[str, tuple[str, str, str, dict[str, str]]] = {  # file: (typ
         "Paper",
         {
             **MENTION_PROPERTIES,
-            "rank": "long",
+            "precedence": "string",
             "key": "string",
             "lines": "long[]",
             "subject": "boolean",
@@ -116,7 +116,7 @@ ALWAYS_LISTS: dict[str, tuple[str, ...]] = {
 # A paper's properties that say which work it is; the others are folded from its mentions.
 IDENTITY_PROPERTIES = ("paper_id", "arxiv_id", "doi", "dois", "fallback", "title_lower")
 # What a MENTIONS relationship says about the mention itself rather than about the work.
-UNIT_PROPERTIES = ("rank", "key", "lines", "subject", "cited", "citing", "sources")
+UNIT_PROPERTIES = ("precedence", "key", "lines", "subject", "cited", "citing", "sources")
 # Bookkeeping of runs (their change sets too), outside the graph of documents (not in dumps).
 RUN_LABELS = ("IngestRun", "IngestLock", "ChangeSet")
 # `paperkg analyze` (paperkg/analysis.py): what it writes on papers, and its own nodes. A

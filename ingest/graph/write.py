@@ -19,7 +19,7 @@ from neo4j import ManagedTransaction, Result
 from paperkg.cypher_files import statement
 from paperkg.ingest.graph.changes import Change, ChangeLog, ChangeRecorder, batch_scope
 from paperkg.ingest.graph.contract import IDENTITY_PROPERTIES, UNIT_PROPERTIES
-from paperkg.ingest.graph.identity import Evidence, Work, identifier_keys, resolve
+from paperkg.ingest.graph.identity import RANK_SUBJECT, Evidence, Work, identifier_keys, resolve
 from paperkg.ingest.graph.rows import Assertions, Rows, Unit
 
 T = TypeVar("T")
@@ -140,7 +140,7 @@ def document_row(a: Assertions) -> dict[str, Any]:
 
 
 def unit_row(unit: Unit) -> dict[str, Any]:
-    """What a MENTIONS relationship says about its mentions (UNIT_PROPERTIES but the rank)."""
+    """What a MENTIONS relationship says about its mentions (UNIT_PROPERTIES but the precedence)."""
     row: dict[str, Any] = {
         "key": unit.evidence.key,
         "lines": unit.lines,
@@ -172,7 +172,7 @@ def batch_rows(
                 "paper_id": paper_id,
                 "mention": {
                     "doc_id": a.doc_id,
-                    "rank": unit.rank,
+                    "precedence": precedence(unit.rank, a.doc_id, unit.evidence.key),
                     "properties": unit.properties,
                     "unit": unit_row(unit),
                 },
@@ -233,19 +233,25 @@ def _combine_paper_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(combined.values())
 
 
-def _outranks(rank: int, doc_id: str, key: str, held: tuple) -> bool:
-    return rank > held[0] or (rank == held[0] and (doc_id, key) < (held[1], held[2]))
+def precedence(rank: int, doc_id: str, key: str) -> str:
+    """Where a document's statement about a work stands when the statements are folded into
+    the work's properties: the best-ranked first (a document's own subject, then card items,
+    references, raw reference strings), ties by document id, then by evidence key. Every fold
+    takes the smallest (`fold`, cypher/refold_papers and cypher/refold_contested). Its parts
+    are a digit, a SHA-256 and an evidence digest, fixed-width ASCII, so Python and Cypher
+    order it alike."""
+    if not (0 < rank <= RANK_SUBJECT and len(doc_id) == 64 and len(key) == 16):
+        raise ValueError(f"no precedence for rank {rank}, doc_id {doc_id!r}, key {key!r}")
+    return f"{RANK_SUBJECT - rank}{doc_id}{key}"
 
 
-def fold(properties: dict[str, tuple[tuple, Any]], mention: dict[str, Any]) -> None:
-    """refold_papers, one statement at a time: per property the best rank wins, then the lower
-    document id, then the lower unit key. `properties` maps each property to
-    ((rank, doc_id, key), value) of its winner."""
-    rank, doc_id, key = mention["rank"], mention["doc_id"], mention["unit"]["key"]
+def fold(properties: dict[str, tuple[str, Any]], mention: dict[str, Any]) -> None:
+    """refold_papers, one statement at a time: per property the statement of the smallest
+    precedence wins. `properties` maps each property to (precedence, value) of its winner."""
     for name, value in mention["properties"].items():
         held = properties.get(name)
-        if held is None or _outranks(rank, doc_id, key, held[0]):
-            properties[name] = ((rank, doc_id, key), value)
+        if held is None or mention["precedence"] < held[0]:
+            properties[name] = (mention["precedence"], value)
 
 
 def retract_document(tx: ManagedTransaction, doc_id: str) -> tuple[set[str], set[Evidence], set[str]]:
@@ -269,15 +275,13 @@ def refold_papers(tx: ManagedTransaction, paper_ids: set[str]) -> None:
 
 def _contested_row(row: dict[str, Any], keys: list[str]) -> dict[str, Any]:
     """refold_contested's row for a paper of write_papers: the batch's best statement of each key."""
-    best: dict[str, tuple[tuple, Any]] = {}
+    best: dict[str, tuple[str, Any]] = {}
     for mention in row["mentions"]:
         fold(best, mention)
     return {
         "paper_id": row["paper_id"],
         "keys": [
-            {"key": name, "rank": rank, "doc_id": doc_id, "unit": unit_key, "value": value}
-            for name, ((rank, doc_id, unit_key), value) in best.items()
-            if name in keys
+            {"key": name, "precedence": held, "value": value} for name, (held, value) in best.items() if name in keys
         ],
     }
 
