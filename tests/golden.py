@@ -24,9 +24,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from graph_dump import named
-
 from paperkg.ingest.graph.identity import RANK_SUBJECT
+
+from graph_dump import named
 
 PAPERS_PER_QUERY = 12  # per-paper queries run for this many papers, chosen by paper_id
 SYNTHETIC = {"papers": 2000, "pages": 20, "seed": 17}
