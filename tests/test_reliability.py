@@ -183,10 +183,10 @@ def test_sigkill_while_rewriting_a_changed_document_keeps_its_old_version(kb, co
 # -- the database goes away ----------------------------------------------------------------
 
 
-@pytest.fixture
-def own_instance(tmp_path, neo4j_instance):
-    """A second managed Neo4j, on its own home and ports: this one the test may stop."""
-    instance = Instance(tmp_path / "home")
+@pytest.fixture(scope="module")
+def stoppable_instance(tmp_path_factory, neo4j_instance):
+    """A second managed Neo4j, on its own home and ports, shared by the tests that stop it."""
+    instance = Instance(tmp_path_factory.mktemp("stoppable") / "home")
     # The session instance already resolved the server's jars; reuse them instead of Maven.
     instance.home.mkdir()
     shutil.copy(neo4j_instance.home / "classpath.txt", instance.home / "classpath.txt")
@@ -195,6 +195,16 @@ def own_instance(tmp_path, neo4j_instance):
         yield instance
     finally:
         instance.stop()
+
+
+@pytest.fixture
+def own_instance(stoppable_instance):
+    """The Neo4j this test may stop or pause, running and empty when the test starts."""
+    if not stoppable_instance.is_running():  # a test before this one failed with it stopped
+        stoppable_instance.start(heap="512m", pagecache="128m")
+    with connect(home=str(stoppable_instance.home)) as kb:
+        kb.reset()
+    return stoppable_instance
 
 
 def test_database_stopped_mid_ingest_exits_2_in_one_line_then_rerun_equals_a_clean_run(
