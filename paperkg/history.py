@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
+from paperkg.cypher_files import statement
+
 from .db import KnowledgeBase
 from .library import UnknownPaper, library
-from .statements import statement
 
 RELATIVE = re.compile(r"(?P<count>\d+)(?P<unit>[hdw])")
 UNITS = {"h": "hours", "d": "days", "w": "weeks"}
