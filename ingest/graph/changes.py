@@ -139,10 +139,10 @@ class ChangeRecorder:
         works: dict[Evidence, Work] | None = None,
     ) -> None:
         """Called just before papers are merged or split: their states, and the identity
-        changes with the evidence that made them. A whole node that goes into a work with no
-        node yet, all of whose evidence it held (`works`: the region's resolution), is a split:
-        that work leaves the node it had been merged into (which loses the evidence that made
-        it another work), as when a card that joined a title to a new arXiv id is retracted."""
+        changes with the evidence that made them. A whole node that goes into a new node, of a
+        work made only of evidence the node held (`works`: the region's resolution), is a
+        split, not a merge: that work had been merged into the node, and what made them one
+        is gone (a card that joined a title to a new arXiv id, retracted)."""
         self.before(papers=changed, around=changed)
         for merge in merges:
             gone, keep = merge["gone"], merge["keep"]
