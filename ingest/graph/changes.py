@@ -89,9 +89,9 @@ class ChangeRecorder:
         self.around: set[str] = set()  # papers whose every CITES and referring source is in scope
         self.identity: list[Change] = []
         self.documents = 0
-        # Reads sent and not yet taken in, oldest first: a before-read is not waited for, so
-        # the server runs it while the client goes on (the writes queue behind it, and the
-        # transaction is in order); its states are taken in by `finish`.
+        # Reads sent and not yet taken in, oldest first: a before-read's records are not
+        # waited for (the driver waits only for the server to accept it), the writes follow
+        # it in the transaction's order, and `finish` takes its states in.
         self.pending: list[tuple[Result, _Scope]] = []
 
     def before(
