@@ -41,8 +41,9 @@ CALL (doc_papers) {
   MATCH (p:Paper {paper_id: paper_id})
   RETURN collect([p.paper_id, coalesce(p.title, '')]) AS papers
 }
-CALL (doc_cites) {
-  UNWIND $cites + doc_cites AS pair
+// The documents' CITES were found by matching them: only the pairs named are looked up.
+CALL () {
+  UNWIND $cites AS pair
   WITH DISTINCT pair
   MATCH (:Paper {paper_id: pair[0]})-[:CITES]->(:Paper {paper_id: pair[1]})
   RETURN collect(pair) AS listed_cites
@@ -82,4 +83,4 @@ CALL (doc_sources) {
   WITH s, min(w.paper_id) AS paper_id
   RETURN collect([s.source_id, coalesce(paper_id, ''), coalesce(s.key, '')]) AS sources
 }
-RETURN papers, listed_cites + around_cites AS cites, claims, checks, sources;
+RETURN papers, listed_cites + doc_cites + around_cites AS cites, claims, checks, sources;

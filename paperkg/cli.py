@@ -325,11 +325,15 @@ def cmd_main_path(args: argparse.Namespace) -> int:
 
 def cmd_schema(args: argparse.Namespace) -> int:
     from paperkg.db import connect
+    from paperkg.ingest.graph.import_run import record_import
     from paperkg.schema import apply_schema
 
     with connect() as kb:
         apply_schema(kb)
+        imported = record_import(kb)  # after an import by neo4j-admin (export --admin-import)
     print("schema applied: constraints and indexes online")
+    if imported:
+        print(f"the import is recorded as run {', '.join(imported)} (`paperkg runs`)")
     return EXIT_OK
 
 

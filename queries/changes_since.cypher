@@ -5,7 +5,10 @@
 // matched to a work. Net of changes that cancelled each other: per thing, its state before
 // the first change in the window and after the last; a thing that came back to where it was
 // is not listed. Each transaction of a run stores its change set (`ChangeSet` nodes), so a
-// run that stopped half-way shows what it committed.
+// run that stopped half-way shows what it committed. An offline import's change set holds
+// counts only (ingest/graph/import_run.py): in a window that holds it, what the import added
+// is read from the graph (everything in it, as it is now, or for the import's own run as it
+// was before the next run changed it).
 //
 // param since: string = null — an ISO date or date-time (UTC): changes committed at or after it (null: all)
 // param after_run: string = null — a run id: only changes of the runs after that one
@@ -36,23 +39,82 @@ CALL () {
   OPTIONAL MATCH (run:IngestRun {run_id: $after_run})
   RETURN coalesce(run.run_started, started, run.started_at) AS mark
 }
-MATCH (cs:ChangeSet)
-WHERE ($since IS NULL OR cs.committed_at >= datetime($since))
-  AND ($run IS NULL OR cs.run_id = $run)
-  AND ($after_run IS NULL OR (cs.run_started > mark AND cs.run_id <> $after_run))
-UNWIND range(0, size(coalesce(cs.entity, [])) - 1) AS i
-WITH cs, i ORDER BY cs.run_started, cs.batch, i
-WITH cs.entity[i] AS entity, cs.key[i] AS key,
-     collect({before: cs.before[i], after: cs.after[i], paper: cs.paper[i], other: cs.other[i],
-              detail: cs.detail[i], run: cs.run_id}) AS steps
-WITH entity, key, steps, head(steps) AS first, last(steps) AS final
-WHERE first.before <> final.after
+// The import the window holds, if any: it is the first change set (it replaced the database).
+CALL () {
+  OPTIONAL MATCH (origin:ChangeSet {action: 'import'})
+  WHERE $after_run IS NULL
+    AND ($since IS NULL OR origin.committed_at >= datetime($since))
+    AND ($run IS NULL OR origin.run_id = $run)
+  WITH origin ORDER BY origin.run_started DESC LIMIT 1
+  RETURN origin.run_started AS origin, origin.run_id AS origin_run
+}
+CALL (mark, origin, origin_run) {
+  // Each stored change in the window (in_window) and, for an import's own run, each change
+  // after it (what a later run found is what the import had left).
+  MATCH (cs:ChangeSet)
+  WITH cs, ($since IS NULL OR cs.committed_at >= datetime($since))
+    AND ($run IS NULL OR cs.run_id = $run)
+    AND ($after_run IS NULL OR (cs.run_started > mark AND cs.run_id <> $after_run)) AS in_window
+  WHERE in_window OR (origin IS NOT NULL AND $run IS NOT NULL AND cs.run_started > origin)
+  UNWIND range(0, size(coalesce(cs.entity, [])) - 1) AS i
+  RETURN cs.entity[i] AS entity, cs.key[i] AS key, cs.run_started AS started, cs.batch AS batch, i,
+         {before: cs.before[i], after: cs.after[i], paper: cs.paper[i], other: cs.other[i],
+          detail: cs.detail[i], run: cs.run_id, in_window: in_window, now: false} AS step
+  UNION ALL
+  // What the graph holds now, read only for a window that holds an import (its states as
+  // ingest/graph/changes.py records them).
+  WITH origin WHERE origin IS NOT NULL
+  CALL () {
+    MATCH (p:Paper)
+    RETURN 'work' AS entity, p.paper_id AS key, 'present' AS after, p.paper_id AS paper, '' AS other,
+           coalesce(p.title, '') AS detail
+    UNION ALL
+    MATCH (a:Paper)-[:CITES]->(b:Paper)
+    RETURN 'cites' AS entity, a.paper_id + ' -> ' + b.paper_id AS key, 'present' AS after, a.paper_id AS paper,
+           b.paper_id AS other, '' AS detail
+    UNION ALL
+    MATCH (c:Claim)
+    OPTIONAL MATCH (p:Paper)-[:MAKES]->(c)
+    WITH c, min(p.paper_id) AS paper
+    RETURN 'claim' AS entity, c.claim_id AS key, coalesce(c.status, '') AS after, coalesce(paper, '') AS paper,
+           '' AS other, left(coalesce(c.text, ''), 200) AS detail
+    UNION ALL
+    MATCH (c:Claim)-[r:CHECKED_AGAINST]->(s:Source)
+    OPTIONAL MATCH (p:Paper)-[:MAKES]->(c)
+    WITH c, r, s, min(p.paper_id) AS paper
+    OPTIONAL MATCH (s)-[:REFERS_TO]->(w:Paper)
+    WITH c, r, s, paper, min(w.paper_id) AS work
+    RETURN 'check' AS entity, c.claim_id + ' | ' + s.source_id AS key, coalesce(r.verdict, '') AS after,
+           coalesce(paper, '') AS paper, coalesce(work, '') AS other, coalesce(s.key, '') AS detail
+    UNION ALL
+    MATCH (s:Source)-[:REFERS_TO]->(w:Paper)
+    WITH s, min(w.paper_id) AS work
+    RETURN 'source' AS entity, s.source_id AS key, work AS after, work AS paper, '' AS other,
+           coalesce(s.key, '') AS detail
+  }
+  RETURN entity, key, origin AS started, 0 AS batch, 0 AS i,
+         {before: '', after: after, paper: paper, other: other, detail: detail, run: origin_run,
+          in_window: true, now: true} AS step
+}
+WITH origin, entity, key, step ORDER BY started, batch, i
+WITH origin, entity, key, collect(step) AS all
+WITH origin, entity, key, [s IN all WHERE s.in_window AND NOT s.now] AS stored,
+     [s IN all WHERE NOT s.in_window] AS later, head([s IN all WHERE s.now]) AS now,
+     [s IN all WHERE s.in_window] AS steps
+WITH entity, key, steps, later,
+     CASE WHEN origin IS NULL OR entity = 'merge' THEN head(stored).before ELSE '' END AS was,
+     CASE
+       WHEN origin IS NULL OR entity = 'merge' THEN last(stored).after
+       WHEN $run IS NOT NULL AND size(later) > 0 THEN head(later).before
+       ELSE coalesce(now.after, '')
+     END AS will
+WHERE was <> will
 WITH entity, key, steps,
-     CASE first.before WHEN '' THEN null ELSE first.before END AS before,
-     CASE final.after WHEN '' THEN null ELSE final.after END AS after,
-     head([step IN reverse(steps) WHERE step.paper <> '' | step.paper]) AS paper,
-     head([step IN reverse(steps) WHERE step.other <> '' | step.other]) AS other,
-     head([step IN reverse(steps) WHERE step.detail <> '' | step.detail]) AS detail
+     CASE was WHEN '' THEN null ELSE was END AS before,
+     CASE will WHEN '' THEN null ELSE will END AS after,
+     head([step IN reverse(steps) + later WHERE step.paper <> '' | step.paper]) AS paper,
+     head([step IN reverse(steps) + later WHERE step.other <> '' | step.other]) AS other,
+     head([step IN reverse(steps) + later WHERE step.detail <> '' | step.detail]) AS detail
 WHERE $paper IS NULL OR paper IN [$paper, 'arxiv:' + $paper] OR other IN [$paper, 'arxiv:' + $paper]
 WITH entity, key, before, after, paper, other, detail, steps,
      CASE

@@ -3,20 +3,37 @@
 from __future__ import annotations
 
 import csv
+import shutil
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from change_oracle import differences, graph_state
 from conftest import free_port
 from test_ingest import PAGE, SEVEN_WORKS
 
 from paperkg.cli import main
 from paperkg.db import connect
-from paperkg.ingest.graph.admin_import import ARRAY_DELIMITER, NODES, RELATIONSHIPS, finish_import, import_into
-from paperkg.ingest.run import ingest_paths
+from paperkg.history import changes, runs
+from paperkg.ingest.graph.admin_import import (
+    ARRAY_DELIMITER,
+    NODES,
+    RELATIONSHIPS,
+    export_admin_import,
+    finish_import,
+    import_into,
+)
+from paperkg.ingest.run import ingest_paths, sync_directory
 from paperkg.server import Instance
 
 from graph_dump import dump
+
+INVENTED = Path(__file__).parent / "fixtures" / "changes"
+
+
+def states(rows) -> set[tuple]:
+    return {(r["entity"], r["key"], r["before"], r["after"]) for r in rows}
 
 
 def read(path: Path) -> list[dict[str, str | None]]:
@@ -83,17 +100,62 @@ def test_ids_are_unique_and_every_relationship_joins_exported_nodes(exported):
         assert named_by == documents, arxiv_id
 
 
-def test_the_imported_graph_is_the_ingested_graph(kb, seeds_dir, exported, tmp_path):
+@pytest.fixture(scope="module")
+def import_server(tmp_path_factory) -> Iterator[Instance]:
+    """The one server of this module's offline imports: each import stops it, replaces its
+    graph and starts it again (imported_into)."""
+    instance = Instance(tmp_path_factory.mktemp("imported"))
+    yield instance
+    instance.stop()
+
+
+def imported_into(instance: Instance, directory: Path) -> None:
+    instance.stop()
+    import_into(instance, directory)
+    instance.start(bolt_port=free_port(), http_port=free_port())
+
+
+def test_the_imported_graph_is_the_ingested_graph(kb, seeds_dir, exported, import_server):
     ingest_paths(kb, [seeds_dir])
     ingested = dump(kb)
-    instance = Instance(tmp_path / "imported")
-    import_into(instance, exported)
-    instance.start(bolt_port=free_port(), http_port=free_port())
-    try:
-        with connect(home=str(instance.home)) as imported:
-            finish_import(imported)
-            assert dump(imported) == ingested
-            report = ingest_paths(imported, [seeds_dir])
-            assert report.totals["unchanged"] == 4 and report.totals["new"] == 0
-    finally:
-        instance.stop()
+    imported_into(import_server, exported)
+    with connect(home=str(import_server.home)) as imported:
+        finish_import(imported)
+        assert dump(imported) == ingested
+        report = ingest_paths(imported, [seeds_dir])
+        assert report.totals["unchanged"] == 4 and report.totals["new"] == 0
+
+
+def test_an_import_is_a_run_whose_change_set_is_everything_added(import_server, tmp_path):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for name in ("card_2501.10001.txt", "card_2401.20002.txt", "page_2502.30003.txt"):
+        shutil.copy(INVENTED / name, corpus)
+    export_admin_import([corpus], tmp_path / "export")
+    imported_into(import_server, tmp_path / "export")
+    with connect(home=str(import_server.home)) as kb:
+        finish_import(kb)
+        finish_import(kb)  # the import is recorded once
+        at_import = graph_state(kb)
+        (run,) = runs(kb)
+        assert (run["status"], run["exit_code"], run["change_sets"]) == ("ok", 0, 1)
+        assert run["totals"] == {"seen": 3, "new": 3, "changed": 0, "unchanged": 0, "rejected": 0, "retracted": 0}
+        everything = {entity: len(states) for entity, states in at_import.items()}
+        assert everything == {"work": 5, "cites": 6, "claim": 3, "check": 2, "source": 2}
+        assert run["changes"] == sum(everything.values())
+        added = differences({name: {} for name in at_import}, at_import)
+        assert states(changes(kb)) == states(changes(kb, run=run["run_id"])) == added
+        works = {r["key"]: r["detail"] for r in changes(kb) if r["entity"] == "work"}
+        assert works["arxiv:2303.40004"] == "Lichen Growth Rates: Field Notes"
+        assert {r["runs"][0] for r in changes(kb)} == {run["run_id"]}
+
+        # A card deleted after the import: the sync's change set as ever; before the import,
+        # nothing; the import's own run, what it added (the citation the card stated included).
+        (corpus / "card_2501.10001.txt").unlink()
+        sync = sync_directory(kb, corpus)
+        cut = {("cites", "arxiv:2501.10001 -> arxiv:2303.40004", "present", None)}
+        assert states(changes(kb, run=sync.run_id)) == states(changes(kb, since=run["run_id"])) == cut
+        assert states(changes(kb, run=run["run_id"])) == added
+        now = graph_state(kb)
+        assert states(changes(kb, since="2000-01-01")) == differences({name: {} for name in now}, now)
+        assert [r["run_id"] for r in runs(kb)] == [sync.run_id, run["run_id"]]

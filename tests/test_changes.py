@@ -319,3 +319,36 @@ def test_a_run_stopped_by_an_error_records_it_beside_the_change_sets_it_committe
     captured = capsys.readouterr()
     assert captured.err == "this run did not finish: these are the changes of the transactions it committed\n"
     assert captured.out.splitlines()[0] == f"work added: {W} — Lichen Growth Rates: Field Notes"
+
+
+def test_a_merge_undone_by_a_whole_node_going_back_is_a_split(kb, sequence):
+    """W's card arrives while nothing else names W: the node of T (the page's reference by
+    title) goes into W's new node. Retracted, W's node holds T's evidence alone and goes back
+    into a node of T's: that is T split from W, and over the two runs nothing changed."""
+    shutil.copy(FIXTURES / PAGE, sequence.folder)
+    first = sequence.sync()
+    growth_source = next(r["key"] for r in first if r["entity"] == "source" and r["detail"] == BRANDVOLD)
+
+    shutil.copy(FIXTURES / "card_2303.40004.txt", sequence.folder)
+    assert pinned(sequence.sync()) == {
+        ("work", "added", W, None, "present"),
+        ("work", "removed", T, "present", None),
+        ("merge", "merged", T, None, W),
+        ("cites", "added", f"{P} -> {W}", None, "present"),
+        ("cites", "removed", f"{P} -> {T}", "present", None),
+        ("source", "rematched", growth_source, T, W),
+    }
+
+    (sequence.folder / "card_2303.40004.txt").unlink()
+    undone = sequence.sync()
+    assert pinned(undone) == {
+        ("work", "added", T, None, "present"),
+        ("work", "removed", W, "present", None),
+        ("merge", "split", T, W, None),
+        ("cites", "removed", f"{P} -> {W}", "present", None),
+        ("cites", "added", f"{P} -> {T}", None, "present"),
+        ("source", "rematched", growth_source, W, T),
+    }
+    (split,) = [r for r in undone if r["entity"] == "merge"]
+    assert split["detail"] == 'title "field notes on lichen growth rates" (2023)'
+    assert changes(kb, since=sequence.run_ids[0]) == []

@@ -36,6 +36,7 @@ from paperkg.cypher_files import statements
 from paperkg.db import KnowledgeBase, connect
 from paperkg.ingest.graph.contract import NODES, RELATIONSHIPS
 from paperkg.ingest.graph.identity import Evidence, Work, resolve
+from paperkg.ingest.graph.import_run import record_import
 from paperkg.ingest.graph.rows import Assertions
 from paperkg.ingest.graph.write import batch_rows, document_row, fold
 from paperkg.ingest.run import MAX_DOCUMENT_BYTES, discover, read_document
@@ -150,11 +151,12 @@ def import_into(instance: Instance, directory: Path, *, heap: str = "1g") -> Non
 
 def finish_import(kb: KnowledgeBase) -> None:
     """After an import, on the running server: constraints and indexes and the properties they
-    derive (claims' status among them), and the empty lists back."""
+    derive (claims' status among them), the empty lists back, and the import's run recorded."""
     apply_schema(kb)
     with kb.session() as session:
         for text in statements("restore_empty_lists"):
             session.run(text.rstrip(";")).consume()
+    record_import(kb)
 
 
 # -- pass 1: parse, file mentions, spool ----------------------------------------------------

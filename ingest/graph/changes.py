@@ -20,10 +20,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from neo4j import ManagedTransaction
+from neo4j import ManagedTransaction, Result
 
 from paperkg.cypher_files import statement
-from paperkg.ingest.graph.identity import Evidence
+from paperkg.ingest.graph.identity import Evidence, Work
 from paperkg.ingest.graph.rows import Rows
 
 # Entities in the order a change set lists them.
@@ -90,6 +90,10 @@ class ChangeRecorder:
         self.around: set[str] = set()  # papers whose every CITES and referring source is in scope
         self.identity: list[Change] = []
         self.documents = 0
+        # Reads sent and not yet taken in, oldest first: a before-read's records are not
+        # waited for (the driver waits only for the server to accept it), the writes follow
+        # it in the transaction's order, and `finish` takes its states in.
+        self.pending: list[tuple[Result, _Scope]] = []
 
     def before(
         self,
@@ -104,7 +108,7 @@ class ChangeRecorder:
     ) -> None:
         """Take these things' states as they are now, unless an earlier read took them."""
         around = sorted(set(around) - self.around)
-        read = self._read(
+        scope = _Scope(
             sorted(set(papers) | set(around)),
             sorted(set(cites)),
             sorted(set(claims)),
@@ -113,11 +117,19 @@ class ChangeRecorder:
             around,
             list(doc_ids),
         )
-        for name in ("papers", "cites", "claims", "checks", "sources"):
-            held, found = getattr(self.state, name), getattr(read, name)
-            for key, value in found.items():
-                held.setdefault(key, value)
+        self.pending.append((self._send(scope), scope))
         self.around.update(around)
+
+    def _take_in(self) -> None:
+        """The states of the reads sent so far, in the order they were sent (the first read of
+        a thing is its state before)."""
+        for result, scope in self.pending:
+            read = _states(result.single(strict=True), scope)
+            for name in ("papers", "cites", "claims", "checks", "sources"):
+                held, found = getattr(self.state, name), getattr(read, name)
+                for key, value in found.items():
+                    held.setdefault(key, value)
+        self.pending = []
 
     def reshaping(
         self,
@@ -125,22 +137,21 @@ class ChangeRecorder:
         merges: Sequence[dict[str, str]],
         moves: Sequence[dict[str, str]],
         region: dict[str, set[Evidence]],
+        works: dict[Evidence, Work] | None = None,
     ) -> None:
         """Called just before papers are merged or split: their states, and the identity
-        changes with the evidence that made them."""
+        changes with the evidence that made them. A whole node that goes into a new node, of a
+        work made only of evidence the node held (`works`: the region's resolution), is a
+        split, not a merge: that work had been merged into the node, and what made them one
+        is gone (a card that joined a title to a new arXiv id, retracted)."""
         self.before(papers=changed, around=changed)
         for merge in merges:
-            self.identity.append(
-                Change(
-                    "merge",
-                    merge["gone"],
-                    None,
-                    merge["keep"],
-                    merge["gone"],
-                    merge["keep"],
-                    describe_evidence(region.get(merge["gone"], ())),
-                )
-            )
+            gone, keep = merge["gone"], merge["keep"]
+            held = region.get(gone, set())
+            if works is not None and keep not in region and _all_held(works, keep, held):
+                self.identity.append(Change("merge", keep, gone, None, keep, gone, describe_evidence(held)))
+                continue
+            self.identity.append(Change("merge", gone, None, keep, gone, keep, describe_evidence(held)))
         moved: dict[tuple[str, str], list[str]] = {}
         for move in moves:
             moved.setdefault((move["to"], move["from"]), []).append(move["key"])
@@ -150,8 +161,9 @@ class ChangeRecorder:
 
     def finish(self) -> list[Change]:
         """Read the scope again, store the change set of the transaction and return it."""
+        self._take_in()
         state = self.state
-        after = self._read(
+        scope = _Scope(
             sorted(state.papers),
             sorted(state.cites),
             sorted(state.claims),
@@ -160,6 +172,7 @@ class ChangeRecorder:
             sorted(self.around),
             [],
         )
+        after = _states(self._send(scope).single(strict=True), scope)
         changes = list(self.identity)
         for paper_id in after.papers.keys() | state.papers.keys():
             was, now = state.papers.get(paper_id), after.papers.get(paper_id)
@@ -230,6 +243,7 @@ class ChangeRecorder:
                 )
         changes.sort(key=sort_key)
 
+        # Not waited for either: if the server refuses it, the commit raises its error.
         self.tx.run(
             statement("record_changes"),
             run_id=self.run_id,
@@ -238,44 +252,57 @@ class ChangeRecorder:
             action=self.action,
             documents=self.documents,
             changes={name: Rows(values) for name, values in encode(changes).items()},
-        ).consume()
+        )
         return changes
 
-    def _read(
-        self,
-        papers: list[str],
-        cites: list[tuple[str, str]],
-        claims: list[str],
-        checks: list[tuple[str, str]],
-        sources: list[str],
-        around: list[str],
-        doc_ids: list[str],
-    ) -> _States:
-
-        record = self.tx.run(
+    def _send(self, scope: _Scope) -> Result:
+        return self.tx.run(
             statement("change_state"),
-            paper_ids=Rows(papers),
-            cites=Rows(list(p) for p in cites),
-            claim_ids=Rows(claims),
-            checks=Rows(list(p) for p in checks),
-            source_ids=Rows(sources),
-            around=Rows(around),
-            doc_ids=Rows(doc_ids),
-        ).single(strict=True)
-        read = _States()
-        read.papers = dict.fromkeys(papers)
-        read.papers.update(dict(record["papers"]))
-        read.cites = dict.fromkeys(cites, False)
-        read.cites.update(dict.fromkeys(map(tuple, record["cites"]), True))  # pairs arrive as lists
-        read.claims = dict.fromkeys(claims)
-        read.claims.update({claim_id: (status, paper, text) for claim_id, status, paper, text in record["claims"]})
-        read.checks = dict.fromkeys(checks)
-        read.checks.update(
-            {(claim_id, source_id): (verdict, key) for claim_id, source_id, verdict, key in record["checks"]}
+            paper_ids=Rows(scope.papers),
+            cites=Rows(list(p) for p in scope.cites),
+            claim_ids=Rows(scope.claims),
+            checks=Rows(list(p) for p in scope.checks),
+            source_ids=Rows(scope.sources),
+            around=Rows(scope.around),
+            doc_ids=Rows(scope.doc_ids),
         )
-        read.sources = dict.fromkeys(sources)
-        read.sources.update({source_id: (paper, key) for source_id, paper, key in record["sources"]})
-        return read
+
+
+@dataclass(frozen=True)
+class _Scope:
+    """What one change_state read names."""
+
+    papers: list[str]
+    cites: list[tuple[str, str]]
+    claims: list[str]
+    checks: list[tuple[str, str]]
+    sources: list[str]
+    around: list[str]
+    doc_ids: list[str]
+
+
+def _states(record: Any, scope: _Scope) -> _States:
+    """The states a change_state read found: what it named and did not return is absent."""
+    read = _States()
+    read.papers = dict.fromkeys(scope.papers)
+    read.papers.update(dict(record["papers"]))
+    read.cites = dict.fromkeys(scope.cites, False)
+    read.cites.update(dict.fromkeys(map(tuple, record["cites"]), True))  # pairs arrive as lists
+    read.claims = dict.fromkeys(scope.claims)
+    read.claims.update({claim_id: (status, paper, text) for claim_id, status, paper, text in record["claims"]})
+    read.checks = dict.fromkeys(scope.checks)
+    read.checks.update(
+        {(claim_id, source_id): (verdict, key) for claim_id, source_id, verdict, key in record["checks"]}
+    )
+    read.sources = dict.fromkeys(scope.sources)
+    read.sources.update({source_id: (paper, key) for source_id, paper, key in record["sources"]})
+    return read
+
+
+def _all_held(works: dict[Evidence, Work], paper_id: str, held: set[Evidence]) -> bool:
+    """Whether the work `paper_id` is made of evidence in `held` only."""
+    work = next((works[e] for e in held if e in works and works[e].paper_id == paper_id), None)
+    return work is not None and set(work.evidence) <= held
 
 
 def describe_evidence(evidence: Iterable[Evidence]) -> str:

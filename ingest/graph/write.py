@@ -410,7 +410,7 @@ def _reshape(
     reshaped = {row["keep"] for row in merges} | {row["from"] for row in moves} | {row["to"] for row in moves}
     changed = sorted(reshaped | {row["gone"] for row in merges})
     if recorder:
-        recorder.reshaping(changed, merges, moves, region)
+        recorder.reshaping(changed, merges, moves, region, resolution.works)
     tx.run(statement("clear_identity"), paper_ids=changed).consume()
     tx.run(statement("ensure_papers"), paper_ids=sorted(reshaped)).consume()
     if merges:

@@ -1,0 +1,66 @@
+"""An offline import's place in the run history: once the imported graph is finished, the
+import is recorded as a run (an `IngestRun`) whose change set is "everything added".
+
+Its change set is one `ChangeSet` node with `action: 'import'` that holds counts, not entries:
+listing every work, citation, claim, check and source would make it as large as the graph.
+The library query `changes_since` reads what it added from the graph itself: over a window
+that starts at or before the import, every thing's state before is absent (the import
+replaced the whole database) and its state after is the graph's; for the import's own run,
+a thing's state after is the graph's unless a later run changed it, when it is what that run
+found before it.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from neo4j import ManagedTransaction
+
+from paperkg.cypher_files import statement
+from paperkg.db import KnowledgeBase
+
+IMPORT_ACTION = "import"
+COUNTED = ("works", "cites", "claims", "checks", "sources")
+
+
+def record_import(kb: KnowledgeBase) -> list[str]:
+    """Record the run of the import that made this graph, if it is a fresh import (documents,
+    no run history); the run ids recorded (none for a graph that has a history)."""
+    with kb.session() as session:
+        return session.execute_write(_record)
+
+
+def _record(tx: ManagedTransaction) -> list[str]:
+    recorded = []
+    for row in list(tx.run(statement("import_origin"))):
+        exported = row["exported"].to_native() if row["exported"] is not None else datetime.now(UTC)
+        documents = row["documents"]
+        tx.run(
+            statement("record_run"),
+            run_id=row["run_id"],
+            properties={
+                "started_at": exported.isoformat(timespec="seconds"),
+                "ended_at": datetime.now(UTC).isoformat(timespec="seconds"),
+                "seen": documents,
+                "new": documents,
+                "changed": 0,
+                "unchanged": 0,
+                "rejected": 0,
+                "retracted": 0,
+                "status": "ok",
+                "action": IMPORT_ACTION,
+                "run_started": exported.isoformat(timespec="microseconds"),
+                "change_sets": 1,
+            },
+        ).consume()
+        tx.run(
+            statement("record_changes"),
+            run_id=row["run_id"],
+            run_started=exported.isoformat(timespec="microseconds"),
+            batch=1,
+            action=IMPORT_ACTION,
+            documents=documents,
+            changes={name: row[name] for name in COUNTED},
+        ).consume()
+        recorded.append(row["run_id"])
+    return recorded
