@@ -39,7 +39,7 @@
 CALL () {
   CALL () {
     WITH 1 AS needed WHERE $depth >= 2
-    MATCH (:Claim {status: 'unsupported'})<-[:MAKES]-(a:Paper)
+    MATCH (:Claim {status: 'unsupported'})<-[:MAKES]-(a)
     RETURN DISTINCT a
   }
   WITH collect(a) AS candidates

@@ -6,18 +6,18 @@ other works, ingested together and analyzed once."""
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
+from test_analysis import BLOCKS, LADDER, arxiv, write_cards
+from test_show import drawn
 
 from paperkg.analysis import analyze
 from paperkg.cli import main
 from paperkg.export import graphml, vosviewer
 from paperkg.ingest.run import ingest_paths
 from paperkg.show import PATH_SPACING, picture
-
-from test_analysis import BLOCKS, LADDER, arxiv, write_cards
-from test_show import drawn
 
 LADDER_FROM = 100  # the ladder's paper n is 2001.00(100 + n)
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -34,7 +34,10 @@ def graph(session_kb, tmp_path_factory):
     write_cards(cards / "blocks", BLOCKS)
     write_cards(
         cards / "ladder",
-        {n + LADDER_FROM: (title, year, [c + LADDER_FROM for c in cites]) for n, (title, year, cites) in LADDER.items()},
+        {
+            n + LADDER_FROM: (title, year, [c + LADDER_FROM for c in cites])
+            for n, (title, year, cites) in LADDER.items()
+        },
     )
     session_kb.reset()
     report = ingest_paths(session_kb, [cards / "blocks", cards / "ladder", FIXTURES / "analysis"])
@@ -212,7 +215,11 @@ def test_export_command_writes_both_files_of_one_query(graph, tmp_path, capsys):
     "arguments, code, message",
     [
         (["--graphml", "{dir}/x.graphml"], 2, "--graphml and --vosviewer need --query NAME"),
-        (["--query", "ancestors"], 2, "--query and -p name the subgraph that --graphml FILE or --vosviewer FILE writes"),
+        (
+            ["--query", "ancestors"],
+            2,
+            "--query and -p name the subgraph that --graphml FILE or --vosviewer FILE writes",
+        ),
         (["--graphml", "{dir}/missing/x.graphml", "--query", "ancestors"], 2, "its directory does not exist"),
         (["--vosviewer", "{dir}/x.json", "--query", "ancestors", "-p", "paper=9999.99999"], 1, "9999.99999"),
         (["--vosviewer", "{dir}/x.json", "--query", "no_such_query"], 2, "no_such_query"),
@@ -244,7 +251,7 @@ def test_main_path_picture_draws_the_path_in_order_with_only_its_steps(graph):
     assert shown.subgraph.order == [ladder(n) for n in GLOBAL]
     # Each step is the later paper citing the one before it; 4 also cites 1, which is no step.
     assert [(rel["type"], rel["source"], rel["target"]) for rel in shown.subgraph.relationships] == [
-        ("CITES", ladder(b), ladder(a)) for a, b in zip(GLOBAL, GLOBAL[1:])
+        ("CITES", ladder(b), ladder(a)) for a, b in pairwise(GLOBAL)
     ]
     nodes = {node.id: node for node in shown.graph.nodes}
     titles = {n + LADDER_FROM: title for n, (title, _, _) in LADDER.items()}

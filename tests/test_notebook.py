@@ -138,9 +138,9 @@ def plotted(cell) -> list[bytes]:
 
 
 def test_the_notebook_analyzes_the_corpus_then_maps_its_clusters_and_years(executed, session_kb):
-    from ecosystem import examples
-
     from paperkg.analysis import analyze
+
+    from ecosystem import examples
 
     # The notebook analyzed the example corpus; so does this test (another test may have loaded
     # the corpus again since), and the analysis is a function of the graph.
@@ -148,11 +148,14 @@ def test_the_notebook_analyzes_the_corpus_then_maps_its_clusters_and_years(execu
     analyze(kb)
     clusters = kb.query("clusters")
     counts = {"cocitation": len(clusters), "coupling": len(kb.query("clusters", network="coupling"))}
-    assert shown(cell_of(executed, "report = analyze(kb)")) == [
-        ("execute_result", {"text/plain": repr(counts)})
-    ] and counts["cocitation"] > 1
+    assert (
+        shown(cell_of(executed, "report = analyze(kb)")) == [("execute_result", {"text/plain": repr(counts)})]
+        and counts["cocitation"] > 1
+    )
     cluster_map = cell_of(executed, "layout_kamada_kawai")
-    assert printed(cluster_map) == [f"cluster {row['cluster']}: {row['label']}, {row['size']} papers" for row in clusters]
+    assert printed(cluster_map) == [
+        f"cluster {row['cluster']}: {row['label']}, {row['size']} papers" for row in clusters
+    ]
     years = cell_of(executed, "ax.hist(years")
     by_year = {
         row["year"]: row["papers"]
@@ -166,7 +169,9 @@ def test_the_notebook_analyzes_the_corpus_then_maps_its_clusters_and_years(execu
         (image,) = plotted(cell)
         assert image.startswith(b"\x89PNG\r\n\x1a\n") and len(image) > 10_000
     # The committed notebook shows the same plots.
-    assert all(plotted(cell_of(committed_notebook(), fragment)) for fragment in ("layout_kamada_kawai", "ax.hist(years"))
+    assert all(
+        plotted(cell_of(committed_notebook(), fragment)) for fragment in ("layout_kamada_kawai", "ax.hist(years")
+    )
 
 
 def committed_notebook():
