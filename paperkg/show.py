@@ -40,6 +40,7 @@ MAX_NODES = 1500
 # it) in this column: drawn left to right, joined by the path's own citations only.
 PATH_STEPS = {"main_path": "leads_to"}
 PATH_SPACING = 160  # pixels between consecutive papers of a drawn path
+PATH_VIEW_WIDTH = 1000  # pixels a drawn path is zoomed to fit at first
 
 
 PAPER_COLOUR, ANCHOR_COLOUR = "#4C8EDA", "#1F4E8C"
@@ -281,7 +282,7 @@ def visualization(graph: Subgraph):
                     color=colour,
                     size=size,
                     properties=properties,
-                    x=index * PATH_SPACING,
+                    x=index * PATH_SPACING - (len(place) - 1) * PATH_SPACING // 2,  # centred on the view
                     y=0 if straight else (index % 2) * PATH_SPACING // 2,
                     pinned=True,
                 )
@@ -357,8 +358,9 @@ class Picture:
 
     def render(self, height: str = "600px"):
         """An IPython HTML object (what a notebook displays)."""
-        if self.subgraph.order:  # a path: at the places `visualization` gave its papers
-            return self.graph.render(height=height, on_dangling="error", layout="free")
+        if self.subgraph.order:  # a path: at the places `visualization` gave its papers, all in view
+            zoom = min(1.0, PATH_VIEW_WIDTH / (len(self.subgraph.order) * PATH_SPACING))
+            return self.graph.render(height=height, on_dangling="error", layout="free", initial_zoom=zoom)
         return self.graph.render(height=height, on_dangling="error")
 
     def html(self, height: str = "800px") -> str:

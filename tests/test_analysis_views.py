@@ -258,7 +258,8 @@ def test_main_path_picture_draws_the_path_in_order_with_only_its_steps(graph):
     for position, number in enumerate(GLOBAL, start=1):
         node = nodes[ladder(number)]
         assert node.caption.startswith(f"{position}. {titles[number + LADDER_FROM].split()[0]}")
-        assert (node.x, node.y, node.pinned) == ((position - 1) * PATH_SPACING, 0, True)
+        # Left to right, centred on the view.
+        assert (node.x, node.y, node.pinned) == ((position - 1) * PATH_SPACING - 5 * PATH_SPACING // 2, 0, True)
 
 
 def test_key_route_picture_draws_its_branches(graph):
@@ -288,3 +289,22 @@ def test_show_and_main_path_commands_write_the_path_pictures(graph, tmp_path, ca
         ladder(n) for n in (3, 4, 5, 7)
     ]
     assert len(data["relationships"]) == 3
+
+
+def test_main_path_html_draws_in_chromium_at_its_places_without_script_errors(graph, tmp_path):
+    from playwright.sync_api import sync_playwright
+    from test_browser import CHROMIUM, CHROMIUM_FLAGS
+
+    out = picture(graph, "main_path", kind="key_route").save(tmp_path / "main_path.html")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
+        try:
+            page = chromium.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(out.as_uri())
+            page.wait_for_selector("canvas", timeout=20_000)
+            page.wait_for_timeout(500)
+        finally:
+            chromium.close()
+    assert errors == []
