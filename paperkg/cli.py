@@ -793,8 +793,10 @@ def build_parser() -> argparse.ArgumentParser:
     show = command(
         "show",
         cmd_show,
-        "draw a library query's subgraph as an interactive HTML graph (needs paperkg[viz])",
-        "paperkg show unsupported_claims -p paper=2405.01127 --html claims.html",
+        "draw a library query's subgraph as an interactive HTML graph (needs paperkg[viz]); "
+        "main_path draws the main path in order, left to right",
+        "paperkg show unsupported_claims -p paper=2405.01127 --html claims.html; "
+        "paperkg show main_path -p kind=key_route --html main_path.html",
     )
     show.add_argument("name", metavar="NAME", help="the library query whose rows to draw")
     show.add_argument(
