@@ -142,6 +142,43 @@ QUESTIONS: list[tuple[str, str, list[str], str]] = [
     ),
 ]
 PICTURE_PAPER = "2402.06618"
+# What runs beside Browser, from a shell or Python: a query's subgraph drawn, or written for other
+# tools. One slide each, after the questions (the commands are shown, not runnable in Browser).
+TOOL_SLIDES: list[tuple[str, str, list[tuple[str, str]]]] = [
+    (
+        "Pictures of a query",
+        "<code>paperkg show</code> draws a query's subgraph as an interactive HTML page; the main path "
+        "is drawn in order, left to right, with only the citations that make its steps.",
+        [
+            (
+                "The claims of a page, coloured by support",
+                "paperkg show unsupported_claims -p paper=2405.01127 --html claims.html",
+            ),
+            (
+                "The field's main path, after paperkg analyze",
+                "paperkg show main_path -p kind=key_route --html main_path.html",
+            ),
+            (
+                "The main path of one paper's lineage",
+                "paperkg main-path --paper 2402.06618 --depth 3 --html lineage.html",
+            ),
+        ],
+    ),
+    (
+        "Exports for other tools",
+        "A query's subgraph, as <code>paperkg show</code> selects it, with what <code>paperkg analyze</code> "
+        "wrote to its papers: GraphML for Gephi, Cytoscape, yEd, igraph or networkx, and a VOSviewer "
+        "JSON map (items in their co-citation clusters, links with their strength).",
+        [
+            ("GraphML", "paperkg export --graphml lineage.graphml --query ancestors -p paper=2402.06618 -p depth=2"),
+            ("VOSviewer JSON", "paperkg export --vosviewer cocited.json --query cocited_with -p paper=2103.07781"),
+            (
+                "From Python",
+                'from paperkg.export import graphml, vosviewer\nvosviewer(kb, "cocited_with", paper="2103.07781")',
+            ),
+        ],
+    ),
+]
 
 
 def _runnable(text: str) -> str:
@@ -242,6 +279,12 @@ def render_guide(library=None) -> str:
             )
         slides.append(_slide(kind, lead, body))
         slides += [_query_slide(kind, q) for q in queries]
+    for title, lead, commands in TOOL_SLIDES:
+        body = "\n".join(
+            f'    <p>{html.escape(what)}:</p>\n    <figure><pre class="pre-scrollable code">{html.escape(command)}</pre></figure>'
+            for what, command in commands
+        )
+        slides.append(_slide(title, lead, body))
     extra = [q for q in lib if q.name not in named]
     slides += [_query_slide("More queries", q) for q in extra]
     return (

@@ -231,10 +231,16 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    if args.graphml or args.vosviewer:
+        return cmd_export_subgraph(args)
+    if args.query or args.param:
+        raise CommandError("--query and -p name the subgraph that --graphml FILE or --vosviewer FILE writes")
     if args.rdf:
         return cmd_export_rdf(args)
     if not args.admin_import or not args.paths:
-        raise CommandError("export needs --admin-import DIR and PATH... (or --rdf FILE)")
+        raise CommandError(
+            "export needs --admin-import DIR and PATH... (or --rdf FILE, --graphml FILE, --vosviewer FILE)"
+        )
     from paperkg.ingest.graph.admin_import import export_admin_import, load
     from paperkg.server import Instance
 
@@ -254,6 +260,44 @@ def cmd_export(args: argparse.Namespace) -> int:
             f"neo4j-admin @{summary.arguments_file}, then start it and run `paperkg schema`"
         )
     return EXIT_FAILED if summary.rejected else EXIT_OK
+
+
+def cmd_export_subgraph(args: argparse.Namespace) -> int:
+    """`export --graphml FILE` / `--vosviewer FILE`: a library query's subgraph (paperkg.export)."""
+    from paperkg.library import QueryError, UnknownPaper, library
+    from paperkg.show import ShowError
+
+    if args.admin_import or args.paths or args.load or args.rdf:
+        raise CommandError(
+            "--graphml and --vosviewer export a query's subgraph: give them --query NAME, not PATH or --admin-import, --load, --rdf"
+        )
+    if not args.query:
+        raise CommandError("--graphml and --vosviewer need --query NAME (and its -p KEY=VALUE parameters)")
+    targets = [
+        (fmt, target) for fmt, target in (("GraphML", args.graphml), ("VOSviewer JSON", args.vosviewer)) if target
+    ]
+    for _, target in targets:
+        if not Path(target).resolve().parent.is_dir():
+            raise CommandError(f"cannot write {target}: its directory does not exist")
+    lib = library()
+    try:
+        params = lib.get(args.query).parse_cli(args.param)  # bad parameters fail before connecting
+        from paperkg.db import connect
+        from paperkg.export import write_graphml, write_vosviewer
+
+        with connect() as kb:
+            for fmt, target in targets:
+                write = write_graphml if fmt == "GraphML" else write_vosviewer
+                nodes, links = write(kb, target, args.query, **params)
+                kinds = ("nodes", "edges") if fmt == "GraphML" else ("items", "links")
+                print(f"wrote {nodes:,} {kinds[0]} and {links:,} {kinds[1]} ({fmt}) to {target}")
+    except UnknownPaper as exc:
+        raise CommandError(str(exc), EXIT_FAILED) from None
+    except (QueryError, ShowError) as exc:
+        raise CommandError(str(exc)) from None
+    except OSError as exc:
+        raise CommandError(f"cannot write {exc.filename}: {exc.strerror}") from None
+    return EXIT_OK
 
 
 def cmd_export_rdf(args: argparse.Namespace) -> int:
@@ -316,6 +360,16 @@ def cmd_main_path(args: argparse.Namespace) -> int:
     except (AnalysisError, QueryError) as exc:
         raise CommandError(str(exc)) from None
     rows = main_path_rows(projection, main_path(projection, args.key_routes), args.kind)
+    if args.html:
+        from .show import Picture, ShowError, path_subgraph
+
+        try:
+            with connect() as kb:
+                path = Picture(path_subgraph(kb, "main-path", rows, anchors=[paper] if paper else [])).save(args.html)
+        except (ShowError, ImportError) as exc:
+            raise CommandError(str(exc)) from None
+        print(f"wrote {path}")
+        return EXIT_OK
     print(Result(rows, ["position", "year", "title", "paper_id", "leads_to", "spc"]).render(args.format))
     return EXIT_OK
 
@@ -659,6 +713,9 @@ def build_parser() -> argparse.ArgumentParser:
     main_path.add_argument(
         "--format", choices=["table", "json", "csv"], default="table", help="output format (default table)"
     )
+    main_path.add_argument(
+        "--html", metavar="FILE", help="draw the path instead, as `paperkg show` does (needs paperkg[viz])"
+    )
 
     explain = command(
         "explain",
@@ -673,9 +730,11 @@ def build_parser() -> argparse.ArgumentParser:
         "export",
         cmd_export,
         "write a corpus's graph as CSV files for neo4j-admin's offline import "
-        "(a very large first load; replaces the database), or the database's claim-support "
-        "layer as CiTO RDF (--rdf, needs paperkg[rdf])",
-        "paperkg export --admin-import /tmp/import examples/corpus --load; paperkg export --rdf claims.ttl",
+        "(a very large first load; replaces the database), the database's claim-support "
+        "layer as CiTO RDF (--rdf, needs paperkg[rdf]), or a library query's subgraph as "
+        "GraphML (--graphml) or a VOSviewer JSON map (--vosviewer)",
+        "paperkg export --admin-import /tmp/import examples/corpus --load; paperkg export --rdf claims.ttl; "
+        "paperkg export --graphml lineage.graphml --query ancestors -p paper=2402.06618",
     )
     export.add_argument("paths", nargs="*", metavar="PATH", help="with --admin-import: files and directories")
     export.add_argument("--admin-import", metavar="DIR", help="directory for the CSV files")
@@ -683,6 +742,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--rdf",
         metavar="FILE",
         help="write the claim-support layer as Turtle (cito:cites, cito:citesAsEvidence, cito:supports)",
+    )
+    export.add_argument(
+        "--graphml",
+        metavar="FILE",
+        help="write the subgraph of --query (as `paperkg show` draws it) as GraphML, with the analysis' properties",
+    )
+    export.add_argument(
+        "--vosviewer",
+        metavar="FILE",
+        help="write the subgraph of --query as a VOSviewer JSON map (items, links, co-citation clusters)",
+    )
+    export.add_argument("--query", metavar="NAME", help="with --graphml/--vosviewer: the library query")
+    export.add_argument(
+        "-p", "--param", action="append", default=[], metavar="KEY=VALUE", help="a parameter of --query (repeatable)"
     )
     export.add_argument(
         "--load",
@@ -724,8 +797,10 @@ def build_parser() -> argparse.ArgumentParser:
     show = command(
         "show",
         cmd_show,
-        "draw a library query's subgraph as an interactive HTML graph (needs paperkg[viz])",
-        "paperkg show unsupported_claims -p paper=2405.01127 --html claims.html",
+        "draw a library query's subgraph as an interactive HTML graph (needs paperkg[viz]); "
+        "main_path draws the main path in order, left to right",
+        "paperkg show unsupported_claims -p paper=2405.01127 --html claims.html; "
+        "paperkg show main_path -p kind=key_route --html main_path.html",
     )
     show.add_argument("name", metavar="NAME", help="the library query whose rows to draw")
     show.add_argument(

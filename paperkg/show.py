@@ -9,7 +9,9 @@ are about: the papers (``paper_id`` columns, the ``paper`` parameters) and claim
   works both cite (coupling), or the claims citing both (claim co-citation);
 * claims: each claim with the paper making it, the sources it cites and what checking found,
   claims coloured by support status (the library's rule), sources by matched/checked, and
-  ``CHECKED_AGAINST`` coloured by verdict.
+  ``CHECKED_AGAINST`` coloured by verdict;
+* the main path (``main_path``, global or key-route): its papers in order, left to right, each
+  captioned with its position, and only the citations that make the path's steps.
 
 The result is a :class:`Picture`: it shows itself inline in a notebook, and ``save(path)``
 writes a self-contained HTML file (``paperkg show QUERY -p ... --html FILE``).
@@ -34,6 +36,11 @@ PAIR_LINKS = {
 }
 LINKS_PER_PAIR = 3
 MAX_NODES = 1500
+# Queries whose rows are a path in order, each row naming the papers the path goes on to (citing
+# it) in this column: drawn left to right, joined by the path's own citations only.
+PATH_STEPS = {"main_path": "leads_to"}
+PATH_SPACING = 160  # pixels between consecutive papers of a drawn path
+PATH_VIEW_WIDTH = 1000  # pixels a drawn path is zoomed to fit at first
 
 
 PAPER_COLOUR, ANCHOR_COLOUR = "#4C8EDA", "#1F4E8C"
@@ -62,6 +69,7 @@ class Subgraph:
     anchors: list[str] = field(default_factory=list)
     nodes: dict[str, dict[str, Any]] = field(default_factory=dict)
     relationships: list[dict[str, Any]] = field(default_factory=list)
+    order: list[str] = field(default_factory=list)  # a path's papers, first to last (else empty)
 
 
 def _ids(rows: Iterable[dict[str, Any]]) -> tuple[list[str], list[str], list[tuple[str, str]]]:
@@ -97,6 +105,8 @@ def subgraph(kb, name: str, /, **params: Any) -> Subgraph:
         for p in query.params
         if p.type == "paper" and params.get(p.name) is not None
     ]
+    if name in PATH_STEPS:
+        return path_subgraph(kb, name, rows, PATH_STEPS[name], anchors)
     papers, claims, pairs = _ids(rows)
     mode = PAIR_LINKS.get(name)
     if mode:
@@ -126,6 +136,31 @@ def subgraph(kb, name: str, /, **params: Any) -> Subgraph:
         raise ShowError(f"{name} returned no papers or claims to draw (try other parameters)")
     if len(graph.nodes) > MAX_NODES:
         raise ShowError(f"{name} would draw {len(graph.nodes)} nodes; lower its limit (at most {MAX_NODES})")
+    return graph
+
+
+def path_subgraph(
+    kb, name: str, rows: Iterable[dict[str, Any]], steps: str = "leads_to", anchors: list[str] | None = None
+) -> Subgraph:
+    """A path's papers in order (rows with `paper_id` and `position`, first to last) and the
+    citations that make its steps: each row's `steps` column names the papers citing it next on
+    the path, and a step is drawn where that citation is in the graph."""
+    rows = list(rows)
+    graph = Subgraph(name, anchors or [])
+    graph.order = list(dict.fromkeys(row["paper_id"] for row in rows))
+    if not graph.order:
+        raise ShowError(f"{name} returned no papers to draw (has `paperkg analyze` run?)")
+    if len(graph.order) > MAX_NODES:
+        raise ShowError(f"{name} would draw {len(graph.order)} nodes; lower its limit (at most {MAX_NODES})")
+    _add_papers(kb, graph, graph.order, citations=False)
+    graph.nodes = {paper: graph.nodes[paper] for paper in graph.order}  # in the path's order
+    for row in rows:
+        graph.nodes[row["paper_id"]]["position"] = row["position"]
+    cites = {(row["source"], row["target"]) for row in kb.cypher(statement("show_paper_cites"), ids=graph.order)}
+    for row in rows:
+        for later in row[steps]:
+            if (later, row["paper_id"]) in cites:
+                graph.relationships.append({"type": "CITES", "source": later, "target": row["paper_id"]})
     return graph
 
 
@@ -225,6 +260,10 @@ def visualization(graph: Subgraph):
         raise ImportError("pictures need neo4j-viz: pip install 'paperkg[viz]'") from None
 
     nodes = []
+    # A path is laid out left to right in its order; in a zigzag where a step skips papers (a
+    # key-route path's branches), so that the longer steps do not hide behind the short ones.
+    place = {node_id: index for index, node_id in enumerate(graph.order)}
+    straight = not graph.order or all(place[rel["source"]] == place[rel["target"]] + 1 for rel in graph.relationships)
     for node_id, node in graph.nodes.items():
         label = node["label"]
         if label == "Paper":
@@ -234,6 +273,21 @@ def visualization(graph: Subgraph):
         else:
             colour, size = SOURCE_COLOURS[source_state(node)], 28
         properties = {key: value for key, value in node.items() if value is not None and key != "anchor"}
+        if node_id in place:
+            index = place[node_id]
+            nodes.append(
+                Node(
+                    id=node_id,
+                    caption=f"{node['position']}. {caption(node)}",
+                    color=colour,
+                    size=size,
+                    properties=properties,
+                    x=index * PATH_SPACING - (len(place) - 1) * PATH_SPACING // 2,  # centred on the view
+                    y=0 if straight else (index % 2) * PATH_SPACING // 2,
+                    pinned=True,
+                )
+            )
+            continue
         nodes.append(Node(id=node_id, caption=caption(node), color=colour, size=size, properties=properties))
     relationships = []
     for index, rel in enumerate(graph.relationships):
@@ -304,6 +358,9 @@ class Picture:
 
     def render(self, height: str = "600px"):
         """An IPython HTML object (what a notebook displays)."""
+        if self.subgraph.order:  # a path: at the places `visualization` gave its papers, all in view
+            zoom = min(1.0, PATH_VIEW_WIDTH / (len(self.subgraph.order) * PATH_SPACING))
+            return self.graph.render(height=height, on_dangling="error", layout="free", initial_zoom=zoom)
         return self.graph.render(height=height, on_dangling="error")
 
     def html(self, height: str = "800px") -> str:

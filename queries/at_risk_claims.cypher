@@ -31,6 +31,20 @@
 // :param min_checked => 1;
 // :param limit => 100;
 
+// Only a work with an unsupported claim can be weak (more than a share of at least one checked
+// claim is unsupported): beyond one step, the search runs from the cited works towards those
+// works and the papers citing them, found once from the claim-status index, instead of
+// following every path from each cited work (a work's lineage three steps up holds thousands of
+// papers). Depth 0 and 1 need neither.
+CALL () {
+  CALL () {
+    WITH 1 AS needed WHERE $depth >= 2
+    MATCH (:Claim {status: 'unsupported'})<-[:MAKES]-(a)
+    RETURN DISTINCT a
+  }
+  WITH collect(a) AS candidates
+  RETURN candidates, COLLECT { UNWIND candidates AS a MATCH (x)-[:CITES]->(a) RETURN DISTINCT x } AS citing_candidates
+}
 // The paper, or every paper when $paper is null (see unsupported_claims).
 CALL () {
   MATCH (p:Paper)
@@ -43,26 +57,29 @@ CALL () {
   RETURN p
 }
 MATCH (p)-[:MAKES]->(c:Claim)-[:CITES]->(s:Source)-[:REFERS_TO]->(w:Paper)
-// The cited work's lineage up to $depth, itself included; only works that make claims can be
-// weak. A path bound can't be a parameter: one branch per depth, guarded.
-CALL (w) {
-  WITH w WHERE EXISTS { (w)-[:MAKES]->(:Claim) }
-  RETURN w AS a, [w] AS chain
-  UNION ALL
-  MATCH path = (w)-[:CITES*1..1]->(a:Paper) WHERE $depth = 1 AND EXISTS { (a)-[:MAKES]->(:Claim) }
-  RETURN a, nodes(path) AS chain
-  UNION ALL
-  MATCH path = (w)-[:CITES*1..2]->(a:Paper) WHERE $depth = 2 AND EXISTS { (a)-[:MAKES]->(:Claim) }
-  RETURN a, nodes(path) AS chain
-  UNION ALL
-  MATCH path = (w)-[:CITES*1..3]->(a:Paper) WHERE $depth = 3 AND EXISTS { (a)-[:MAKES]->(:Claim) }
-  RETURN a, nodes(path) AS chain
+WITH candidates, citing_candidates, w, collect({p: p, c: c, s: s}) AS citing
+// The works within $depth citation steps of each cited work, itself included, that make claims
+// (only they can be weak), each once. A path bound can't be a parameter: one branch per depth,
+// guarded. Beyond one step: the works up to $depth - 1 steps away that cite a candidate.
+CALL (w, candidates, citing_candidates) {
+  WITH w WHERE EXISTS { (w)-[:MAKES]->() }
+  RETURN w AS a
+  UNION
+  MATCH (w)-[:CITES]->(a) WHERE $depth = 1 AND EXISTS { (a)-[:MAKES]->() }
+  RETURN a
+  UNION
+  MATCH (w)-[:CITES*0..1]->(x) WHERE $depth = 2
+  WITH DISTINCT x WHERE x IN citing_candidates
+  MATCH (x)-[:CITES]->(a) WHERE a IN candidates
+  RETURN a
+  UNION
+  MATCH (w)-[:CITES*0..2]->(x) WHERE $depth = 3
+  WITH DISTINCT x WHERE x IN citing_candidates
+  MATCH (x)-[:CITES]->(a) WHERE a IN candidates
+  RETURN a
 }
-// The shortest chain to each weak work (ties: by the works' keys).
-WITH p, c, s, a, chain ORDER BY size(chain), [n IN chain | n.paper_id]
-WITH p, c, s, a, collect(chain)[0] AS chain
 // Each work's checks are counted once, however many claims lead to it.
-WITH a, collect({p: p, c: c, s: s, chain: chain}) AS uses
+WITH a, collect({w: w, citing: citing}) AS reaching
 CALL (a) {
   MATCH (a)-[:MAKES]->(c:Claim)
   // The claim's support status as stored (cypher/claim_status.cypher).
@@ -70,10 +87,26 @@ CALL (a) {
   RETURN count(CASE WHEN status IN ['supported', 'checked_unlisted', 'unsupported'] THEN 1 END) AS checked_claims,
          count(CASE WHEN status = 'unsupported' THEN 1 END) AS unsupported_claims
 }
-WITH a, uses, checked_claims, unsupported_claims
+WITH a, reaching, checked_claims, unsupported_claims
 WHERE checked_claims >= $min_checked AND unsupported_claims > $min_share * checked_claims
-UNWIND uses AS use
-WITH use.p AS p, use.c AS c, use.s AS s, use.chain AS chain, a, checked_claims, unsupported_claims
+UNWIND reaching AS reach
+WITH a, reach.w AS w, reach.citing AS citing, checked_claims, unsupported_claims
+// The chain from the cited work to the weak one: the shortest (within $depth, as the weak work
+// was found within it), ties by the works' keys.
+CALL (w, a) {
+  WITH w, a WHERE w = a
+  RETURN [w] AS chain
+  UNION
+  MATCH path = ALL SHORTEST (w)-[:CITES]->{1,3}(a) WHERE w <> a
+  WITH nodes(path) AS chain ORDER BY [n IN nodes(path) | n.paper_id] LIMIT 1
+  RETURN chain
+}
+UNWIND citing AS use
+// One row per claim, source and weak work, with its shortest chain (a source matched to two
+// works may reach the weak one through either).
+WITH use.p AS p, use.c AS c, use.s AS s, a, chain, checked_claims, unsupported_claims
+ORDER BY size(chain), [n IN chain | n.paper_id]
+WITH p, c, s, a, collect(chain)[0] AS chain, checked_claims, unsupported_claims
 RETURN p.title AS title, p.arxiv_id AS arxiv_id, c.claim_id AS claim_id, c.text AS claim, s.key AS cited_as,
        a.title AS weak_work, a.paper_id AS weak_paper_id, checked_claims, unsupported_claims,
        [n IN chain | {paper_id: n.paper_id, title: n.title, year: n.year}] AS chain
