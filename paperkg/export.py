@@ -33,9 +33,9 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
+from paperkg.cypher_files import statement
 from paperkg.rdf import paper_iri
 from paperkg.show import Subgraph, caption, subgraph
-from paperkg.statements import statement
 
 GRAPHML_NAMESPACE = "http://graphml.graphdrawing.org/xmlns"
 GRAPHML_SCHEMA = "http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd"
