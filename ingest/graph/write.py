@@ -118,13 +118,13 @@ def retract_documents(tx: ManagedTransaction, doc_ids: Sequence[str], changes: C
 def store_title_lower(tx: ManagedTransaction, paper_ids: set[str]) -> None:
     """Store the lower-cased title of papers whose title may have changed."""
     for part in chunks(sorted(paper_ids), ROWS_PER_STATEMENT):
-        tx.run(statement("title_lower"), papers=part).consume()
+        tx.run(statement("title_lower"), papers=Rows(part)).consume()
 
 
 def store_claim_status(tx: ManagedTransaction, claim_ids: set[str]) -> None:
     """Store the support status of claims whose sources, checks or counts may have changed."""
     for part in chunks(sorted(claim_ids), ROWS_PER_STATEMENT):
-        tx.run(statement("claim_status"), claims=part).consume()
+        tx.run(statement("claim_status"), claims=Rows(part)).consume()
 
 
 def document_row(a: Assertions) -> dict[str, Any]:
