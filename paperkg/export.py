@@ -34,22 +34,16 @@ from typing import Any
 from xml.etree import ElementTree
 
 from paperkg.cypher_files import statement
+from paperkg.ingest.graph.contract import ANALYSIS_PROPERTIES
 from paperkg.rdf import paper_iri
 from paperkg.show import Subgraph, caption, subgraph
 
 GRAPHML_NAMESPACE = "http://graphml.graphdrawing.org/xmlns"
 GRAPHML_SCHEMA = "http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd"
 XSI = "http://www.w3.org/2001/XMLSchema-instance"
-# What the analysis wrote, as read for the papers of a subgraph (cypher/export_paper_analysis.cypher).
-ANALYSIS_PROPERTIES = (
-    "pagerank",
-    "citations",
-    "references",
-    "cocitation_cluster",
-    "coupling_cluster",
-    "main_path",
-    "key_route",
-)
+# What the analysis wrote, as read for the papers of a subgraph (cypher/export_paper_analysis.cypher):
+# its results, not its bookkeeping (the next step of a key route, the run).
+EXPORTED_ANALYSIS = tuple(key for key in ANALYSIS_PROPERTIES if key not in ("key_route_next", "analysis_run"))
 # The node properties of the subgraph that are not exported as properties of their own: the
 # label becomes `type`, the anchor flag `asked_about`, the id the node's id.
 RENAMED = {"label": "type", "anchor": "asked_about"}
@@ -66,7 +60,7 @@ def exported_subgraph(kb, name: str, /, **params: Any) -> tuple[Subgraph, dict[s
     analysis = {
         row["id"]: row
         for row in kb.cypher(statement("export_paper_analysis"), ids=papers)
-        if any(row[key] is not None for key in ANALYSIS_PROPERTIES)
+        if any(row[key] is not None for key in EXPORTED_ANALYSIS)
     }
     return graph, analysis
 
@@ -82,7 +76,7 @@ def _node_properties(node: dict[str, Any], analysis: dict[str, Any] | None) -> d
             continue
         if key != "label":
             properties[key] = value
-    for key in ANALYSIS_PROPERTIES:
+    for key in EXPORTED_ANALYSIS:
         if analysis and analysis.get(key) is not None:
             properties[key] = analysis[key]
     return properties
