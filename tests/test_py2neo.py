@@ -17,7 +17,7 @@ from paperkg.library import library
 from ecosystem import examples
 
 # One query of each kind, run from its file with the values of its own `:param` lines.
-QUERIES = ["ancestors", "cocited_with", "unsupported_claims", "claim_support_summary"]
+QUERIES = ["ancestors", "cocited_with", "claims", "claim_support_summary"]
 
 
 @pytest.fixture(scope="module")
