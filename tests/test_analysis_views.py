@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from test_analysis import BLOCKS, LADDER, arxiv, write_cards
-from test_show import drawn
+from test_show import drawn, opened_in_chromium
 
 from paperkg.analysis import analyze
 from paperkg.cli import main
@@ -292,19 +292,6 @@ def test_show_and_main_path_commands_write_the_path_pictures(graph, tmp_path, ca
 
 
 def test_main_path_html_draws_in_chromium_at_its_places_without_script_errors(graph, tmp_path):
-    from playwright.sync_api import sync_playwright
-    from test_browser import CHROMIUM, CHROMIUM_FLAGS
-
     out = picture(graph, "main_path", kind="key_route").save(tmp_path / "main_path.html")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
-        try:
-            page = chromium.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.goto(out.as_uri())
-            page.wait_for_selector("canvas", timeout=20_000)
-            page.wait_for_timeout(500)
-        finally:
-            chromium.close()
+    errors, _ = opened_in_chromium(out)
     assert errors == []

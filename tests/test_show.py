@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -93,17 +94,18 @@ def test_show_refuses_an_unknown_paper_in_one_line(seeded, tmp_path, capsys):
     assert not (tmp_path / "x.html").exists()
 
 
-def test_show_html_opens_in_chromium_and_draws_without_script_errors(seeded, tmp_path):
+def opened_in_chromium(out: Path) -> tuple[list[str], list[str]]:
+    """The script errors and the requested URLs of a picture opened in headless Chromium, once
+    it has drawn its canvas."""
     from playwright.sync_api import sync_playwright
     from test_browser import CHROMIUM, CHROMIUM_FLAGS
 
-    out = picture(seeded, "unsupported_claims", paper=PAGE).save(tmp_path / "claims.html")
+    errors: list[str] = []
+    requests: list[str] = []
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS)
         try:
             page = chromium.new_page()
-            errors: list[str] = []
-            requests: list[str] = []
             page.on("pageerror", lambda error: errors.append(str(error)))
             page.on("request", lambda request: requests.append(request.url))
             page.goto(out.as_uri())
@@ -111,6 +113,12 @@ def test_show_html_opens_in_chromium_and_draws_without_script_errors(seeded, tmp
             page.wait_for_timeout(500)
         finally:
             chromium.close()
+    return errors, requests
+
+
+def test_show_html_opens_in_chromium_and_draws_without_script_errors(seeded, tmp_path):
+    out = picture(seeded, "unsupported_claims", paper=PAGE).save(tmp_path / "claims.html")
+    errors, requests = opened_in_chromium(out)
     assert errors == []
     assert [url for url in requests if not url.startswith(("file:", "data:", "blob:"))] == []
 
