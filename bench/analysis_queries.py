@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import loadavg, measured, timed
+from run import loadavg, measured, sample_sets, timed
 
 PER_PAPER = {
     "influential_ancestors": {},
@@ -58,16 +58,7 @@ def main() -> int:
         print(f"paperkg analyze: {seconds:.1f} s, peak RSS {rss:.0f} MB (load {out['load']})")
     rng = random.Random(args.seed)
     with connect(home=args.home) as kb:
-        papers = [
-            r["id"]
-            for r in kb.cypher("MATCH (p:Paper) WHERE p.arxiv_id IS NOT NULL RETURN p.arxiv_id AS id ORDER BY id")
-        ]
-        pages = [
-            r["id"]
-            for r in kb.cypher(
-                "MATCH (p:Paper)-[:MAKES]->() WITH DISTINCT p RETURN coalesce(p.arxiv_id, p.paper_id) AS id ORDER BY id"
-            )
-        ]
+        papers, pages = sample_sets(kb)
         cited = [
             r["id"]
             for r in kb.cypher("MATCH (p:Paper)<-[:REFERS_TO]-() WITH DISTINCT p RETURN p.paper_id AS id ORDER BY id")

@@ -241,17 +241,7 @@ class Bench:
 
         rng = random.Random(self.args.seed)
         with self.kb() as kb:
-            papers = [
-                r["id"]
-                for r in kb.cypher("MATCH (p:Paper) WHERE p.arxiv_id IS NOT NULL RETURN p.arxiv_id AS id ORDER BY id")
-            ]
-            pages = [
-                r["id"]
-                for r in kb.cypher(
-                    "MATCH (p:Paper)-[:MAKES]->() WITH DISTINCT p "
-                    "RETURN coalesce(p.arxiv_id, p.paper_id) AS id ORDER BY id"
-                )
-            ]
+            papers, pages = sample_sets(kb)
             titles = [
                 r["t"]
                 for r in kb.cypher(
@@ -377,6 +367,14 @@ class Bench:
 
 
 # -- LOAD CSV and the naive path ---------------------------------------------------------------
+
+
+def sample_sets(kb: KnowledgeBase) -> tuple[list[str], list[str]]:
+    """The papers per-paper queries are sampled from, and the pages claim queries are."""
+    papers, pages = (
+        [r["id"] for r in kb.cypher(bench_statements(name)[0])] for name in ("sample_papers", "sample_pages")
+    )
+    return papers, pages
 
 
 def bench_statements(name: str) -> tuple[str, ...]:
