@@ -14,10 +14,10 @@ CALL () {
 }
 CALL (run_id) {
   OPTIONAL MATCH (cs:ChangeSet {run_id: run_id})
-  // An import's change set counts what it added (ingest/graph/import_run.py).
+  // A whole run's change set counts what it added (ingest/graph/changes.py).
   RETURN count(cs) AS change_sets,
-         sum(CASE cs.action WHEN 'import' THEN cs.works + cs.cites + cs.claims + cs.checks + cs.sources
-                            ELSE size(coalesce(cs.entity, [])) END) AS changes,
+         sum(CASE WHEN cs.whole THEN cs.works + cs.cites + cs.claims + cs.checks + cs.sources
+                  ELSE size(coalesce(cs.entity, [])) END) AS changes,
          max(cs.committed_at) AS last_commit
 }
 RETURN run_id, started, run, change_sets, changes, toString(last_commit) AS last_commit

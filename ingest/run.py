@@ -75,6 +75,7 @@ class RunReport:
     # and relationships per type. The documents' counts say what each one mentioned.
     graph_change: dict[str, dict[str, int]] = field(default_factory=dict)
     changes: list[Change] | None = None  # each transaction's change set in commit order (None: not recorded)
+    whole_changes: int = 0  # a run that built the whole graph: the things its one change set counts
 
     @property
     def totals(self) -> dict[str, int]:
@@ -103,7 +104,7 @@ class RunReport:
             "graph_change": self.graph_change,
             "rows_written": self.rows_written,
             "identity": {"merged": self.identity["merged"], "split": self.identity["split"]},
-            **({} if self.changes is None else {"changes_recorded": len(self.changes)}),
+            **({} if self.changes is None else {"changes_recorded": len(self.changes) + self.whole_changes}),
             "documents": [asdict(document) for document in self.documents],
         }
 
@@ -262,7 +263,11 @@ def ingest_paths(
         changes = None
         if record_changes:
             report.changes = []
-            changes = ChangeLog(report.run_id, datetime.now(UTC).isoformat(timespec="microseconds"))
+            changes = ChangeLog(
+                report.run_id,
+                datetime.now(UTC).isoformat(timespec="microseconds"),
+                whole=kb.cypher(statement("graph_without_history"))[0]["whole"],
+            )
         try:
             return _run(kb, paths, discovery, report, lock, progress, docs_per_transaction, max_bytes, prune, changes)
         except Exception as exc:
@@ -397,9 +402,16 @@ def _retract(kb: KnowledgeBase, doc_ids: list[str], report: RunReport, changes: 
     for part in chunks(doc_ids, DOCS_PER_TRANSACTION):
         with kb.session() as session:
             result: BatchResult = session.execute_write(retract_documents, part, changes)
-        report.identity.update({"merged": result.merged, "split": result.split})
-        if report.changes is not None:
-            report.changes.extend(result.changes)
+        _take_changes(report, result)
+
+
+def _take_changes(report: RunReport, result: BatchResult) -> None:
+    """A committed transaction's identity changes and change set, into the run's report."""
+    report.identity.update({"merged": result.merged, "split": result.split})
+    if report.changes is not None:
+        report.changes.extend(result.changes)
+    if result.whole is not None:
+        report.whole_changes = result.whole
 
 
 def _ingest_files(
@@ -635,9 +647,7 @@ def _write(
         for one in batch.documents:
             _write(kb, _prepared([one], results), results, report, changes)
         return
-    report.identity.update({"merged": written.merged, "split": written.split})
-    if report.changes is not None:
-        report.changes.extend(written.changes)
+    _take_changes(report, written)
     for pending in batch.documents:
         result = results[pending.assertions.path]
         result.counts = dict(sorted(written.counts[pending.assertions.doc_id].items()))

@@ -5,10 +5,11 @@
 // matched to a work. Net of changes that cancelled each other: per thing, its state before
 // the first change in the window and after the last; a thing that came back to where it was
 // is not listed. Each transaction of a run stores its change set (`ChangeSet` nodes), so a
-// run that stopped half-way shows what it committed. An offline import's change set holds
-// counts only (ingest/graph/import_run.py): in a window that holds it, what the import added
-// is read from the graph (everything in it, as it is now, or for the import's own run as it
-// was before the next run changed it).
+// run that stopped half-way shows what it committed. A run that built the whole graph (a
+// first ingest into an empty graph, or an offline import) has one "whole" change set that
+// holds counts only (ingest/graph/changes.py): in a window that holds it, what that run added
+// is read from the graph (everything in it, as it is now, or for the run itself as it was
+// before the next run changed it).
 //
 // param since: string = null — an ISO date or date-time (UTC): changes committed at or after it (null: all)
 // param after_run: string = null — a run id: only changes of the runs after that one
@@ -39,9 +40,10 @@ CALL () {
   OPTIONAL MATCH (run:IngestRun {run_id: $after_run})
   RETURN coalesce(run.run_started, started, run.started_at) AS mark
 }
-// The import the window holds, if any: it is the first change set (it replaced the database).
+// The whole change set the window holds, if any: it is the first change set (its run started
+// on a graph without knowledge or history).
 CALL () {
-  OPTIONAL MATCH (origin:ChangeSet {action: 'import'})
+  OPTIONAL MATCH (origin:ChangeSet {whole: true})
   WHERE $after_run IS NULL
     AND ($since IS NULL OR origin.committed_at >= datetime($since))
     AND ($run IS NULL OR origin.run_id = $run)
@@ -49,8 +51,8 @@ CALL () {
   RETURN origin.run_started AS origin, origin.run_id AS origin_run
 }
 CALL (mark, origin, origin_run) {
-  // Each stored change in the window (in_window) and, for an import's own run, each change
-  // after it (what a later run found is what the import had left).
+  // Each stored change in the window (in_window) and, for a whole run itself, each change
+  // after it (what a later run found is what the whole run had left).
   MATCH (cs:ChangeSet)
   WITH cs, ($since IS NULL OR cs.committed_at >= datetime($since))
     AND ($run IS NULL OR cs.run_id = $run)
@@ -61,7 +63,7 @@ CALL (mark, origin, origin_run) {
          {before: cs.before[i], after: cs.after[i], paper: cs.paper[i], other: cs.other[i],
           detail: cs.detail[i], run: cs.run_id, in_window: in_window, now: false} AS step
   UNION ALL
-  // What the graph holds now, read only for a window that holds an import (its states as
+  // What the graph holds now, read only for a window that holds a whole run (its states as
   // ingest/graph/changes.py records them).
   WITH origin WHERE origin IS NOT NULL
   CALL () {

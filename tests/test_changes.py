@@ -281,6 +281,60 @@ def test_a_run_that_fails_half_way_records_what_it_committed(kb, sequence, monke
     assert main(["changes", "--run", run["run_id"], "--json"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out)["complete"] is False
+    # It had started on an empty graph: its one change set counts what it committed.
+    assert whole_change_sets(kb) == [{"run_id": run["run_id"], "works": 3, "cites": 2, "documents": 1}]
+    # The run again (its lock, left by a run that lost its connection, is this live process's:
+    # released here): it adds what the first did not, entry by entry; the first keeps its own.
+    kb.execute("MATCH (lock:IngestLock) DELETE lock")
+    committed = pinned(changes(kb, run=run["run_id"]))
+    assert pinned(sequence.sync()) == {
+        ("cites", "added", f"{A} -> {W}", None, "present"),
+    }
+    assert pinned(changes(kb, run=run["run_id"])) == committed
+
+
+def whole_change_sets(kb) -> list[dict]:
+    return kb.cypher(
+        "MATCH (cs:ChangeSet) WHERE cs.whole "
+        "RETURN cs.run_id AS run_id, cs.works AS works, cs.cites AS cites, cs.documents AS documents"
+    )
+
+
+def test_a_first_ingest_keeps_one_change_set_of_counts_and_later_runs_keep_entries(kb, sequence):
+    for name in ("card_2501.10001.txt", "card_2401.20002.txt", PAGE):
+        shutil.copy(FIXTURES / name, sequence.folder)
+    report = ingestion.ingest_paths(kb, [sequence.folder], docs_per_transaction=1)
+    (counted,) = kb.cypher(
+        "MATCH (cs:ChangeSet) RETURN cs.run_id AS run_id, cs.whole AS whole, cs.action AS action, cs.batch AS batch, "
+        "cs.documents AS documents, [cs.works, cs.cites, cs.claims, cs.checks, cs.sources] AS counts, "
+        "cs.entity IS NULL AS no_entries"
+    )
+    assert counted == {
+        "run_id": report.run_id,
+        "whole": True,
+        "action": "write",
+        "batch": 1,
+        "documents": 3,
+        "counts": [5, 6, 3, 2, 2],
+        "no_entries": True,
+    }
+    assert report.to_dict()["changes_recorded"] == 18
+    (run,) = runs(kb)
+    assert (run["change_sets"], run["changes"]) == (1, 18)
+    assert len(changes(kb, run=report.run_id)) == 18
+
+    shutil.copy(FIXTURES / "card_2303.40004.txt", sequence.folder)
+    later = sequence.sync()
+    assert ("merge", "merged", T, None, W) in pinned(later)
+    stored = kb.cypher(
+        "MATCH (cs:ChangeSet {run_id: $run}) RETURN cs.whole AS whole, size(cs.entity) > 0 AS entries",
+        run=later_run(kb),
+    )
+    assert stored == [{"whole": None, "entries": True}]
+
+
+def later_run(kb) -> str:
+    return runs(kb)[0]["run_id"]
 
 
 def test_a_run_without_change_sets_writes_the_same_graph_and_stores_none(kb, tmp_path):

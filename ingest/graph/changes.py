@@ -12,6 +12,13 @@ and the stored size in proportion to the documents written, not to the corpus.
 Changes compose: over several transactions a thing's net change is its first state before
 and its last state after, and it cancelled out when the two are equal. That rule has one
 home, the library query `changes_since` (queries/changes_since.cypher).
+
+A run that builds the whole graph (it starts on a graph without documents, papers or change
+history: a first ingest, or an offline import) records no entries: everything it leaves is
+what it added, so its one change set is "whole" and holds counts
+(cypher/record_whole_changes.cypher), and `changes_since` reads the things from the graph.
+Listing them would store a second copy of the graph, and reading their states before and
+after each transaction would cost the run about as much as writing them.
 """
 
 from __future__ import annotations
@@ -324,17 +331,42 @@ def describe_evidence(evidence: Iterable[Evidence]) -> str:
 
 @dataclass
 class ChangeLog:
-    """A run's change sets: gives each transaction its recorder, numbered in commit order."""
+    """A run's change sets: gives each transaction its recorder, numbered in commit order; or,
+    for a run that builds the whole graph, keeps its one whole change set."""
 
     run_id: str
     run_started: str  # when the run began, to the microsecond: change sets order by it, then batch
     batches: int = 0
+    whole: bool = False  # the run started on a graph without knowledge or history
 
-    def recorder(self, tx: ManagedTransaction, action: str, documents: int) -> ChangeRecorder:
+    def recorder(self, tx: ManagedTransaction, action: str, documents: int) -> ChangeRecorder | None:
+        """The transaction's recorder; None for a whole run, whose change set `whole_changes`
+        keeps instead."""
+        if self.whole:
+            return None
         self.batches += 1
         recorder = ChangeRecorder(tx, self.run_id, self.run_started, self.batches, action)
         recorder.documents = documents
         return recorder
+
+    def whole_changes(self, tx: ManagedTransaction, action: str, documents: int) -> Result | None:
+        """For a whole run, write its change set again with this transaction's documents counted
+        (not waited for; its record holds how many things it counts). None otherwise."""
+        if not self.whole:
+            return None
+        self.batches = 1
+        return record_whole_changes(tx, self.run_id, self.run_started, action, documents)
+
+
+def record_whole_changes(tx: ManagedTransaction, run_id: str, run_started: str, action: str, documents: int) -> Result:
+    """Write a whole run's change set again, counting the graph as the transaction leaves it."""
+    return tx.run(
+        statement("record_whole_changes"),
+        run_id=run_id,
+        run_started=run_started,
+        action=action,
+        documents=documents,
+    )
 
 
 def batch_scope(rows: dict[str, list[dict[str, Any]]]) -> dict[str, set]:

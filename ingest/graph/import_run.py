@@ -1,13 +1,12 @@
 """An offline import's place in the run history: once the imported graph is finished, the
 import is recorded as a run (an `IngestRun`) whose change set is "everything added".
 
-Its change set is one `ChangeSet` node with `action: 'import'` that holds counts, not entries:
-listing every work, citation, claim, check and source would make it as large as the graph.
-The library query `changes_since` reads what it added from the graph itself: over a window
-that starts at or before the import, every thing's state before is absent (the import
-replaced the whole database) and its state after is the graph's; for the import's own run,
-a thing's state after is the graph's unless a later run changed it, when it is what that run
-found before it.
+Its change set is a run's whole change set (ingest/graph/changes.py), with `action: 'import'`:
+counts, not entries. The library query `changes_since` reads what it added from the graph
+itself: over a window that starts at or before the import, every thing's state before is
+absent (the import replaced the whole database) and its state after is the graph's; for the
+import's own run, a thing's state after is the graph's unless a later run changed it, when it
+is what that run found before it.
 """
 
 from __future__ import annotations
@@ -18,9 +17,9 @@ from neo4j import ManagedTransaction
 
 from paperkg.cypher_files import statement
 from paperkg.db import KnowledgeBase
+from paperkg.ingest.graph.changes import record_whole_changes
 
 IMPORT_ACTION = "import"
-COUNTED = ("works", "cites", "claims", "checks", "sources")
 
 
 def record_import(kb: KnowledgeBase) -> list[str]:
@@ -53,14 +52,8 @@ def _record(tx: ManagedTransaction) -> list[str]:
                 "change_sets": 1,
             },
         ).consume()
-        tx.run(
-            statement("record_changes"),
-            run_id=row["run_id"],
-            run_started=exported.isoformat(timespec="microseconds"),
-            batch=1,
-            action=IMPORT_ACTION,
-            documents=documents,
-            changes={name: row[name] for name in COUNTED},
+        record_whole_changes(
+            tx, row["run_id"], exported.isoformat(timespec="microseconds"), IMPORT_ACTION, documents
         ).consume()
         recorded.append(row["run_id"])
     return recorded

@@ -53,6 +53,7 @@ class BatchResult:
     merged: int = 0  # nodes that became part of another work's node
     split: int = 0  # nodes whose evidence went to several works
     changes: list[Change] = field(default_factory=list)  # the transaction's change set (when recorded)
+    whole: int | None = None  # a whole run's change set: how many things it counts after this transaction
 
 
 def prepare_batch(documents: Sequence[Pending]) -> Batch:
@@ -90,7 +91,14 @@ def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str, changes: Chan
     )
     store_title_lower(tx, {row["paper_id"] for row in paper_rows} | touched)
     store_claim_status(tx, {row["claim_id"] for row in rows["write_claims"]})
-    return BatchResult(counts, resolution.merged, resolution.split, recorder.finish() if recorder else [])
+    whole = changes.whole_changes(tx, "write", len(documents)) if changes else None
+    return BatchResult(
+        counts,
+        resolution.merged,
+        resolution.split,
+        recorder.finish() if recorder else [],
+        whole.single(strict=True)["changes"] if whole else None,
+    )
 
 
 def retract_documents(tx: ManagedTransaction, doc_ids: Sequence[str], changes: ChangeLog | None = None) -> BatchResult:
@@ -112,7 +120,14 @@ def retract_documents(tx: ManagedTransaction, doc_ids: Sequence[str], changes: C
     refold_papers(tx, touched | resolution.reshaped)
     store_title_lower(tx, touched | resolution.reshaped)
     store_claim_status(tx, claims)
-    return BatchResult({}, resolution.merged, resolution.split, recorder.finish() if recorder else [])
+    whole = changes.whole_changes(tx, "retract", 0) if changes else None
+    return BatchResult(
+        {},
+        resolution.merged,
+        resolution.split,
+        recorder.finish() if recorder else [],
+        whole.single(strict=True)["changes"] if whole else None,
+    )
 
 
 def store_title_lower(tx: ManagedTransaction, paper_ids: set[str]) -> None:
