@@ -30,8 +30,11 @@ run: $(BIN)/paperkg
 	@echo; $(BIN)/paperkg db status
 	@echo "Explore in Neo4j Browser at the address above; more questions: $(BIN)/paperkg query --list"
 
+# Two workers, each with its own session Neo4j; a file's tests stay together in one worker
+# (module fixtures). Much of the suite waits on servers, so two share two cores well.
+TEST_WORKERS ?= 2
 test: $(VENV)/.test-extras
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
 
 # ruff (lint and format) and mypy over the package as installed: mypy reads a non-editable
 # copy, because the package is made of several folders (package-dir) that it cannot map.

@@ -237,6 +237,9 @@ class Instance:
             f"server.http.listen_address={LOOPBACK}:{ports.http}",
             f"server.http.advertised_address={LOOPBACK}:{ports.http}",
             "server.https.enabled=false",
+            # The server sends no usage data to Neo4j (Browser's is off in browser_guide's lines):
+            # a local knowledge base reports nothing about itself, and may have no network.
+            "dbms.usage_report.enabled=false",
             "dbms.security.auth_enabled=true",
             f"server.memory.pagecache.size={pagecache}",
             # LOAD CSV reads only from the instance's import directory, never from the network:
