@@ -298,6 +298,9 @@ def _run(
         )
         stale |= set(gone)
     _retract(kb, sorted(stale), report, changes)
+    if changes is not None and changes.whole and changes.batches:
+        with kb.session() as session:
+            report.whole_changes = session.execute_write(changes.finish_whole)
     if found.moved:
         kb.execute(
             statement("update_document_paths"),

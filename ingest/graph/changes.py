@@ -355,17 +355,27 @@ class ChangeLog:
         if not self.whole:
             return None
         self.batches = 1
-        return record_whole_changes(tx, self.run_id, self.run_started, action, documents)
+        return record_whole_changes(tx, self.run_id, self.run_started, action, documents, final=False)
+
+    def finish_whole(self, tx: ManagedTransaction) -> int:
+        """At the end of a whole run that wrote something: its change set with every count;
+        how many things it counts."""
+        record = record_whole_changes(tx, self.run_id, self.run_started, "write", 0, final=True)
+        return record.single(strict=True)["changes"]
 
 
-def record_whole_changes(tx: ManagedTransaction, run_id: str, run_started: str, action: str, documents: int) -> Result:
-    """Write a whole run's change set again, counting the graph as the transaction leaves it."""
+def record_whole_changes(
+    tx: ManagedTransaction, run_id: str, run_started: str, action: str, documents: int, *, final: bool
+) -> Result:
+    """Write a whole run's change set again, counting the graph as the transaction leaves it
+    (`final`: the matched sources too, which are counted one by one)."""
     return tx.run(
         statement("record_whole_changes"),
         run_id=run_id,
         run_started=run_started,
         action=action,
         documents=documents,
+        final=final,
     )
 
 

@@ -53,7 +53,7 @@ def _record(tx: ManagedTransaction) -> list[str]:
             },
         ).consume()
         record_whole_changes(
-            tx, row["run_id"], exported.isoformat(timespec="microseconds"), IMPORT_ACTION, documents
+            tx, row["run_id"], exported.isoformat(timespec="microseconds"), IMPORT_ACTION, documents, final=True
         ).consume()
         recorded.append(row["run_id"])
     return recorded
