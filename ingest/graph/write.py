@@ -18,7 +18,7 @@ from neo4j import ManagedTransaction, Result
 
 from paperkg.cypher_files import statement
 from paperkg.ingest.graph.changes import Change, ChangeLog, ChangeRecorder, batch_scope
-from paperkg.ingest.graph.contract import IDENTITY_PROPERTIES, UNIT_PROPERTIES
+from paperkg.ingest.graph.contract import DERIVED, IDENTITY_PROPERTIES, UNIT_PROPERTIES
 from paperkg.ingest.graph.identity import RANK_SUBJECT, Evidence, Work, identifier_keys, resolve
 from paperkg.ingest.graph.rows import Assertions, Rows, Unit
 
@@ -89,7 +89,7 @@ def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str, changes: Chan
         ],
     )
     store_title_lower(tx, {row["paper_id"] for row in paper_rows} | touched)
-    store_claim_status(tx, {row["claim_id"] for row in rows["write_claims"]})
+    store_claim_status(tx, {row["claim_id"] for row in rows["write_claims"]}, touched)
     return BatchResult(counts, resolution.merged, resolution.split, recorder.finish() if recorder else [])
 
 
@@ -111,7 +111,7 @@ def retract_documents(tx: ManagedTransaction, doc_ids: Sequence[str], changes: C
     _send(tx, "write_identity", resolution.identity_rows())
     refold_papers(tx, touched | resolution.reshaped)
     store_title_lower(tx, touched | resolution.reshaped)
-    store_claim_status(tx, claims)
+    store_claim_status(tx, claims, touched | resolution.reshaped)
     return BatchResult({}, resolution.merged, resolution.split, recorder.finish() if recorder else [])
 
 
@@ -121,10 +121,16 @@ def store_title_lower(tx: ManagedTransaction, paper_ids: set[str]) -> None:
         tx.run(statement("title_lower"), papers=Rows(part)).consume()
 
 
-def store_claim_status(tx: ManagedTransaction, claim_ids: set[str]) -> None:
-    """Store the support status of claims whose sources, checks or counts may have changed."""
+def store_claim_status(tx: ManagedTransaction, claim_ids: set[str], paper_ids: set[str] = frozenset()) -> None:
+    """Store the support status of claims whose sources, checks or counts may have changed, then
+    the claim counts of the papers making them and of `paper_ids` (whose claims may have moved
+    or gone)."""
     for part in chunks(sorted(claim_ids), ROWS_PER_STATEMENT):
         tx.run(statement("claim_status"), claims=Rows(part)).consume()
+    for part in chunks(sorted(claim_ids), ROWS_PER_STATEMENT):
+        tx.run(statement("claim_counts"), claims=Rows(part), papers=[]).consume()
+    for part in chunks(sorted(paper_ids), ROWS_PER_STATEMENT):
+        tx.run(statement("claim_counts"), claims=[], papers=Rows(part)).consume()
 
 
 def document_row(a: Assertions) -> dict[str, Any]:
@@ -268,7 +274,7 @@ def refold_papers(tx: ManagedTransaction, paper_ids: set[str]) -> None:
         tx.run(
             statement("refold_papers"),
             paper_ids=Rows(part),
-            kept=list(IDENTITY_PROPERTIES),
+            kept=[*IDENTITY_PROPERTIES, *DERIVED["Paper"]],
             unit_properties=list(UNIT_PROPERTIES),
         ).consume()
 
