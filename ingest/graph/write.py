@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -121,7 +122,7 @@ def store_title_lower(tx: ManagedTransaction, paper_ids: set[str]) -> None:
         tx.run(statement("title_lower"), papers=Rows(part)).consume()
 
 
-def store_claim_status(tx: ManagedTransaction, claim_ids: set[str], paper_ids: set[str] = frozenset()) -> None:
+def store_claim_status(tx: ManagedTransaction, claim_ids: set[str], paper_ids: AbstractSet[str] = frozenset()) -> None:
     """Store the support status of claims whose sources, checks or counts may have changed, then
     the claim counts of the papers making them and of `paper_ids` (whose claims may have moved
     or gone)."""
