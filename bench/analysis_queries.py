@@ -26,6 +26,7 @@ PER_PAPER = {
     "cluster_of": {},
     "support_profile": {},
     "at_risk_claims": {"min_share": 0.2},
+    "at_risk_claims depth 2": {"min_share": 0.2, "depth": 2},
     "at_risk_claims depth 3": {"min_share": 0.2, "depth": 3},
 }
 CORPUS_WIDE = {

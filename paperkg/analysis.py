@@ -276,13 +276,15 @@ def network(projection: Projection, name: str, max_links: int = MAX_NETWORK_LINK
     # Co-citation is Aᵀ·A (rows: cited works), coupling A·Aᵀ (rows: citing papers), one block
     # of rows at a time so that only the block's pairs are ever held at full size.
     rows = cites.T.tocsr() if name == "cocitation" else cites
-    columns = rows.T.tocsr()
+    columns = rows.T.tocsc()
 
     def blocks(least: int):
+        # Only the pairs (a, b) with a < b are kept: a block of rows is multiplied by the columns
+        # from its first row on, which leaves out the half of the product below the diagonal.
         for start in range(0, count, NETWORK_BLOCK):
-            block = (rows[start : start + NETWORK_BLOCK] @ columns).tocoo()
-            kept = (block.col > block.row + start) & (block.data >= least)
-            yield block.row[kept] + start, block.col[kept], block.data[kept]
+            block = (rows[start : start + NETWORK_BLOCK] @ columns[:, start:].tocsr()).tocoo()
+            kept = (block.col > block.row) & (block.data >= least)
+            yield block.row[kept] + start, block.col[kept] + start, block.data[kept]
 
     # One pass keeps the links of weight 2 and more and counts those of weight 1; only a network
     # small enough to keep its weight-1 links is multiplied out again.
