@@ -67,6 +67,7 @@ def main() -> int:
             f"(load {out['load']} before, {figures['load_after']} after)"
         )
     rng = random.Random(args.seed)
+    server = Instance(args.home).pid()
     with connect(home=args.home) as kb:
         papers, pages = sample_sets(kb)
         cited = [
@@ -81,11 +82,14 @@ def main() -> int:
         for label, params in PER_PAPER.items():
             name = label.split()[0]
             sample = {"at_risk_claims": "page", "support_profile": "cited"}.get(name, "paper")
+            before = server_cpu(server)
             figures = timed(kb, name, [{"paper": paper, **params} for paper in samples[sample]])
+            # timed() runs the first call once more, as a warm-up.
+            figures["server_cpu_ms"] = round(1000 * (server_cpu(server) - before) / (figures["calls"] + 1), 1)
             out[label] = figures
             print(
                 f"{label:<28} per paper ({sample}s): p50 {figures['p50_ms']} ms, p95 {figures['p95_ms']} ms, "
-                f"max {figures['max_ms']} ms"
+                f"max {figures['max_ms']} ms; server CPU {figures['server_cpu_ms']} ms a call"
             )
         for label, params in CORPUS_WIDE.items():
             figures = timed(kb, label.split()[0], [params] * REPEATS)
