@@ -64,10 +64,10 @@ def main() -> int:
             pickle.dump(
                 {
                     "n": len(projection.ids),
-                    "edges": projection.edges,
+                    "edges": list(map(tuple, projection.edges.tolist())),
                     "years": projection.years,
                     "ids": projection.ids,
-                    "flow": flow_edges(projection),
+                    "flow": list(map(tuple, flow_edges(projection).tolist())),
                     "networks": {k: (v.links.tolist(), v.weights.tolist()) for k, v in networks.items()},
                 },
                 out,

@@ -1,6 +1,8 @@
 // name: analysis_project
 // One batch of the citation graph for `paperkg analyze`: papers in paper_id
-// order after $after (keyset paging on the unique index), each with the papers it cites.
+// order after $after (keyset paging on the unique index), each with the papers it cites. A
+// paper's CITES lead only to papers (a claim's lead to sources, and start at the claim), so the
+// far end's label goes unchecked (the read would otherwise check it once per citation).
 //
 // param after: string — the last paper_id of the previous batch ('' for the first)
 // param batch: integer — the most papers in one batch
@@ -8,4 +10,4 @@ MATCH (p:Paper)
 WHERE p.paper_id > $after
 WITH p ORDER BY p.paper_id LIMIT $batch
 RETURN p.paper_id AS paper_id, p.year AS year, p.title AS title,
-       [(p)-[:CITES]->(q:Paper) | q.paper_id] AS cites;
+       [(p)-[:CITES]->(q) | q.paper_id] AS cites;

@@ -7,10 +7,10 @@
 // stated disappears. (After a write, which only adds statements, refold_contested does less.)
 // Each property is taken from its best statement among those that state it: a popular paper
 // has thousands of statements, and most properties only a few of them state.
-// Setting a property to its current value writes nothing. `title_lower` is derived
-// (title_lower.cypher, stored after the fold).
+// Setting a property to its current value writes nothing. `title_lower` and the claim counts
+// are derived (title_lower.cypher, claim_counts.cypher, stored after the fold).
 //
-// param kept: list — identity properties, which resolution sets and the fold leaves
+// param kept: list — identity and derived properties, which resolution and their own statements set and the fold leaves
 // param paper_ids: list — paper_ids of the papers concerned
 // param unit_properties: list — properties a document states about a unit, not the paper
 UNWIND $paper_ids AS paper_id

@@ -21,5 +21,6 @@ CREATE INDEX mentions_key IF NOT EXISTS FOR ()-[m:MENTIONS]-() ON (m.key);
 CREATE INDEX document_path IF NOT EXISTS FOR (d:Document) ON (d.path);
 CREATE CONSTRAINT ingest_lock_name IF NOT EXISTS FOR (l:IngestLock) REQUIRE l.name IS UNIQUE;
 CREATE INDEX claim_status IF NOT EXISTS FOR (c:Claim) ON (c.status);
+CREATE INDEX paper_claims_checked IF NOT EXISTS FOR (p:Paper) ON (p.claims_checked);
 CREATE INDEX change_set_run IF NOT EXISTS FOR (cs:ChangeSet) ON (cs.run_id);
 CREATE INDEX change_set_committed IF NOT EXISTS FOR (cs:ChangeSet) ON (cs.committed_at);

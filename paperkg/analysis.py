@@ -23,15 +23,18 @@ seeded.
 
 from __future__ import annotations
 
+import gc
 import heapq
 import random
 import re
 import time
 import uuid
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cached_property
 from typing import Any
 
 from neo4j import RoutingControl
@@ -124,45 +127,74 @@ def _igraph():
     return igraph
 
 
+@contextmanager
+def _without_gc() -> Iterator[None]:
+    """Python's cycle collector paused: the analysis makes millions of small objects and no
+    cycles, and each collection would walk them all again (it doubled the analysis's time)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 # -- the projection -------------------------------------------------------------------------
 
 
 @dataclass
 class Projection:
-    """Papers by index (in paper_id order) and CITES as (citing index, cited index) pairs."""
+    """Papers by index (in paper_id order) and CITES as (citing index, cited index) pairs: an
+    (m, 2) integer array, sorted, without repeats or self-citations."""
 
     ids: list[str]
     years: list[int | None]
     titles: list[str | None]
-    edges: list[tuple[int, int]]
+    edges: Any
 
     @classmethod
     def from_rows(cls, rows: Iterable[dict[str, Any]]) -> Projection:
         """Rows of paper_id, year, title and cites (paper_ids) in paper_id order; a cited id
         without a row of its own (written after the read began) is left out."""
+        _igraph()
+        import numpy as np
+
         ids: list[str] = []
         years: list[int | None] = []
         titles: list[str | None] = []
-        citing: list[int] = []
+        counts: list[int] = []
         cited_ids: list[str] = []
         for row in rows:
-            index = len(ids)
             ids.append(row["paper_id"])
             years.append(row["year"])
             titles.append(row["title"])
-            for cited in row["cites"]:
-                citing.append(index)
-                cited_ids.append(cited)
+            counts.append(len(row["cites"]))
+            cited_ids.extend(row["cites"])
+        count = len(ids)
         position = {paper_id: i for i, paper_id in enumerate(ids)}
-        edges = {(a, position[b]) for a, b in zip(citing, cited_ids) if b in position and position[b] != a}
-        return cls(ids, years, titles, sorted(edges))
+        citing = np.repeat(np.arange(count, dtype=np.int64), counts)
+        cited = np.array([position.get(b, -1) for b in cited_ids], dtype=np.int64)
+        kept = (cited >= 0) & (cited != citing)
+        # One integer per pair, sorted as the pairs are; repeats dropped (np.unique's hashing is
+        # many times slower than a sort here).
+        pairs = np.sort(citing[kept] * max(count, 1) + cited[kept])
+        pairs = pairs[np.concatenate(([True], pairs[1:] != pairs[:-1]))] if len(pairs) else pairs
+        return cls(ids, years, titles, np.column_stack([pairs // max(count, 1), pairs % max(count, 1)]))
+
+    @cached_property
+    def graph(self):
+        """The citation graph in python-igraph (citing → cited), built once for every algorithm."""
+        ig = _igraph()
+        return ig.Graph(n=len(self.ids), edges=self.edges.tolist(), directed=True)
 
 
 def project(kb: Any, batch: int = PROJECTION_BATCH, paper: str | None = None, depth: int = 3) -> Projection:
     """The citation graph read in batches of `batch` papers; with `paper`, only its lineage (the
     paper and what it builds on, up to `depth` steps) and the citations among those papers."""
     if paper is None:
-        return Projection.from_rows(_pages(kb, batch))
+        with _without_gc():
+            return Projection.from_rows(_pages(kb, batch))
     # Breadth-first, one citation step per read: the lineage is small, and a path bound cannot be
     # a parameter.
     rows: list[dict[str, Any]] = []
@@ -202,18 +234,16 @@ def _read(kb: Any, text: str, **parameters: Any) -> list[dict[str, Any]]:
 
 def pagerank(projection: Projection) -> list[float]:
     """PageRank over CITES (a citation passes rank from the citing paper to the cited one)."""
-    ig = _igraph()
-    graph = ig.Graph(n=len(projection.ids), edges=projection.edges, directed=True)
-    return graph.pagerank(damping=DAMPING, directed=True)
+    return projection.graph.pagerank(damping=DAMPING, directed=True)
 
 
 def degrees(projection: Projection) -> tuple[list[int], list[int]]:
     """(citations, references) of each paper within the graph."""
-    citations = [0] * len(projection.ids)
-    references = [0] * len(projection.ids)
-    for citing, cited in projection.edges:
-        references[citing] += 1
-        citations[cited] += 1
+    import numpy as np
+
+    count = len(projection.ids)
+    citations = np.bincount(projection.edges[:, 1], minlength=count).tolist()
+    references = np.bincount(projection.edges[:, 0], minlength=count).tolist()
     return citations, references
 
 
@@ -246,13 +276,15 @@ def network(projection: Projection, name: str, max_links: int = MAX_NETWORK_LINK
     # Co-citation is Aᵀ·A (rows: cited works), coupling A·Aᵀ (rows: citing papers), one block
     # of rows at a time so that only the block's pairs are ever held at full size.
     rows = cites.T.tocsr() if name == "cocitation" else cites
-    columns = rows.T.tocsr()
+    columns = rows.T.tocsc()
 
     def blocks(least: int):
+        # Only the pairs (a, b) with a < b are kept: a block of rows is multiplied by the columns
+        # from its first row on, which leaves out the half of the product below the diagonal.
         for start in range(0, count, NETWORK_BLOCK):
-            block = (rows[start : start + NETWORK_BLOCK] @ columns).tocoo()
-            kept = (block.col > block.row + start) & (block.data >= least)
-            yield block.row[kept] + start, block.col[kept], block.data[kept]
+            block = (rows[start : start + NETWORK_BLOCK] @ columns[:, start:].tocsr()).tocoo()
+            kept = (block.col > block.row) & (block.data >= least)
+            yield block.row[kept] + start, block.col[kept] + start, block.data[kept]
 
     # One pass keeps the links of weight 2 and more and counts those of weight 1; only a network
     # small enough to keep its weight-1 links is multiplied out again.
@@ -305,7 +337,7 @@ def communities(projection: Projection, links: Network, ranks: Sequence[float], 
     """Leiden communities of one network, numbered and labelled (see `clusters`)."""
     ig = ig or _igraph()
     count = len(projection.ids)
-    graph = ig.Graph(n=count, edges=links.links, directed=False)
+    graph = ig.Graph(n=count, edges=links.links.tolist(), directed=False)  # from a list: several times faster
     weights = links.weights.tolist()
     state = random.getstate()
     random.seed(LEIDEN_SEED)  # igraph draws from Python's random module
@@ -368,60 +400,113 @@ def cluster_label(titles: Sequence[str | None], ids: Sequence[str]) -> str:
 # -- the main path --------------------------------------------------------------------------
 
 
+class SearchPathCounts(Mapping):
+    """Each flow edge's search path count: the paths from any source to its earlier paper times
+    the paths from its later paper to any sink, computed when read (a million big integers held
+    at once would cost more time and memory than the whole analysis)."""
+
+    def __init__(self, edges: Any, successors: list[list[int]], from_sources: list[int], to_sinks: list[int]):
+        self._edges = edges
+        self._successors = successors
+        self._from_sources = from_sources
+        self._to_sinks = to_sinks
+
+    def __getitem__(self, edge: tuple[int, int]) -> int:
+        earlier, later = edge
+        if not 0 <= earlier < len(self._successors) or later not in self._successors[earlier]:
+            raise KeyError(edge)
+        return self._from_sources[earlier] * self._to_sinks[later]
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return (tuple(edge) for edge in self._edges.tolist())
+
+    def __len__(self) -> int:
+        return len(self._edges)
+
+
 @dataclass
 class MainPath:
     """The global main path (paper indices, source to sink) and the key-route main path (its
     papers in flow order, and its edges as (earlier, later) index pairs), with each flow edge's SPC."""
 
-    spc: dict[tuple[int, int], int]
+    spc: Mapping[tuple[int, int], int]
     global_path: list[int]
     key_route: list[int]
     key_route_edges: list[tuple[int, int]]
 
 
-def flow_edges(projection: Projection) -> list[tuple[int, int]]:
+def _flow(projection: Projection) -> tuple[Any, Any]:
+    """The flow edges (see `flow_edges`) and which citations they keep (a mask over `edges`)."""
+    import numpy as np
+
+    count = len(projection.ids)
+    component = np.array(projection.graph.connected_components(mode="strong").membership, dtype=np.int64)
+    # Each paper's place in (year, then paper_id) order.
+    place = np.empty(count, dtype=np.int64)
+    ordered = sorted(range(count), key=lambda i: (projection.years[i] or 0, projection.ids[i]))
+    place[ordered] = np.arange(count, dtype=np.int64)
+    citing, cited = projection.edges[:, 0], projection.edges[:, 1]
+    kept = (component[citing] != component[cited]) | (place[cited] < place[citing])
+    flow = np.column_stack([cited[kept], citing[kept]])
+    return flow[np.lexsort((flow[:, 1], flow[:, 0]))], kept
+
+
+def flow_edges(projection: Projection) -> Any:
     """Knowledge flow (cited → citing) with citation cycles broken: inside a cycle (a strongly
-    connected component), only edges from the earlier paper (year, then paper_id) to the later stay."""
-    ig = _igraph()
-    graph = ig.Graph(n=len(projection.ids), edges=projection.edges, directed=True)
-    component = graph.connected_components(mode="strong").membership
-    order = [(year if year is not None else 0, paper_id) for year, paper_id in zip(projection.years, projection.ids)]
-    return sorted(
-        (cited, citing)
-        for citing, cited in projection.edges
-        if component[citing] != component[cited] or order[cited] < order[citing]
-    )
+    connected component), only edges from the earlier paper (year, then paper_id) to the later
+    stay. An (m, 2) integer array of (earlier, later) pairs, sorted."""
+    return _flow(projection)[0]
+
+
+def _neighbours(count: int, start: Any, end: Any, id_order: Any) -> list[list[int]]:
+    """Each paper's neighbours along (start, end) edges, in paper_id order."""
+    import numpy as np
+
+    order = np.lexsort((id_order[end], start))
+    ends = end[order].tolist()
+    bounds = np.searchsorted(start[order], np.arange(count + 1)).tolist()
+    return [ends[bounds[i] : bounds[i + 1]] for i in range(count)]
 
 
 def main_path(projection: Projection, key_routes: int = KEY_ROUTES) -> MainPath:
     """Search path count main path analysis (Batagelj 2003; global and key-route: Liu & Lu 2012)."""
-    ig = _igraph()
-    edges = flow_edges(projection)
+    import numpy as np
+
+    edges, kept = _flow(projection)
     count = len(projection.ids)
-    successors: list[list[int]] = [[] for _ in range(count)]
-    predecessors: list[list[int]] = [[] for _ in range(count)]
-    for earlier, later in edges:
-        successors[earlier].append(later)
-        predecessors[later].append(earlier)
-    order = ig.Graph(n=count, edges=edges, directed=True).topological_sorting(mode="out")
+    ids = projection.ids
+    id_order = np.empty(count, dtype=np.int64)
+    id_order[sorted(range(count), key=ids.__getitem__)] = np.arange(count, dtype=np.int64)
+    # Neighbours in paper_id order: the first of equal candidates is the one ties go to.
+    successors = _neighbours(count, edges[:, 0], edges[:, 1], id_order)
+    predecessors = _neighbours(count, edges[:, 1], edges[:, 0], id_order)
+    # Any topological order gives the same results: the flow is the citation graph reversed,
+    # less the edges that break cycles.
+    acyclic = projection.graph.copy()
+    acyclic.delete_edges(np.flatnonzero(~kept).tolist())
+    order = acyclic.topological_sorting(mode="in")
+    del acyclic
     # Paths from any source to each paper, and from each paper to any sink: exact integers.
     from_sources = [0] * count
     for paper in order:
-        from_sources[paper] = sum(from_sources[p] for p in predecessors[paper]) if predecessors[paper] else 1
+        before = predecessors[paper]
+        from_sources[paper] = sum(map(from_sources.__getitem__, before)) if before else 1
     to_sinks = [0] * count
     for paper in reversed(order):
-        to_sinks[paper] = sum(to_sinks[s] for s in successors[paper]) if successors[paper] else 1
-    spc = {(a, b): from_sources[a] * to_sinks[b] for a, b in edges}
-    ids = projection.ids
+        after = successors[paper]
+        to_sinks[paper] = sum(map(to_sinks.__getitem__, after)) if after else 1
+    spc = SearchPathCounts(edges, successors, from_sources, to_sinks)
 
     # Global: the source-to-sink path of the largest total SPC (ties: the smaller paper_id).
+    # An edge's SPC into a paper is from_sources[p] × to_sinks[paper], the same factor for all.
     best: list[int] = [0] * count
     back: list[int | None] = [None] * count
     for paper in order:
-        for p in predecessors[paper]:
-            total = best[p] + spc[p, paper]
-            if back[paper] is None or total > best[paper] or (total == best[paper] and ids[p] < ids[back[paper]]):
-                best[paper], back[paper] = total, p
+        before = predecessors[paper]
+        if before:
+            sinks = to_sinks[paper]
+            p = max(before, key=lambda q: best[q] + from_sources[q] * sinks)
+            best[paper], back[paper] = best[p] + from_sources[p] * sinks, p
     global_path: list[int] = []
     ends = [paper for paper in range(count) if predecessors[paper] and not successors[paper]]
     if ends:
@@ -431,28 +516,35 @@ def main_path(projection: Projection, key_routes: int = KEY_ROUTES) -> MainPath:
             paper = back[paper]
         global_path.reverse()
 
-    # Key-route: the top edges by SPC, each extended backward and forward along the largest SPC.
+    # Key-route: the top edges by SPC, each extended backward and forward along the largest SPC
+    # (into a paper: the predecessor with the most paths from sources; out of it: the successor
+    # with the most paths to sinks).
     route: set[tuple[int, int]] = set()
-    if spc:
+    flow = edges.tolist()
+    counts = [from_sources[a] * to_sinks[b] for a, b in flow]
+    if counts:
         # Only the edges reaching the k-th largest count are sorted (ties by paper_id).
-        threshold = heapq.nlargest(key_routes, spc.values())[-1]
-        candidates = [edge for edge, value in spc.items() if value >= threshold]
+        threshold = heapq.nlargest(key_routes, counts)[-1]
+        candidates = [(a, b, value) for (a, b), value in zip(flow, counts) if value >= threshold]
     else:
         candidates = []
-    for a, b in sorted(candidates, key=lambda e: (-spc[e], ids[e[0]], ids[e[1]]))[:key_routes]:
+    del flow, counts
+    for a, b, _ in sorted(candidates, key=lambda e: (-e[2], ids[e[0]], ids[e[1]]))[:key_routes]:
         route.add((a, b))
         while predecessors[a]:
-            p = min(predecessors[a], key=lambda q: (-spc[q, a], ids[q]))
+            p = max(predecessors[a], key=from_sources.__getitem__)
             route.add((p, a))
             a = p
         while successors[b]:
-            s = min(successors[b], key=lambda q: (-spc[b, q], ids[q]))
+            s = max(successors[b], key=to_sinks.__getitem__)
             route.add((b, s))
             b = s
     # In flow order: by level (the longest flow path from a source), then paper_id.
     level = [0] * count
     for paper in order:
-        level[paper] = max((level[p] + 1 for p in predecessors[paper]), default=0)
+        before = predecessors[paper]
+        if before:
+            level[paper] = max(map(level.__getitem__, before)) + 1
 
     def place(paper: int) -> tuple[int, str]:
         return level[paper], ids[paper]
@@ -488,6 +580,11 @@ def analyze(
     kb: Any, batch: int = WRITE_BATCH, key_routes: int = KEY_ROUTES, log: Callable[[str], None] | None = None
 ) -> AnalysisReport:
     """Project, compute and write back every result, recorded as one AnalysisRun."""
+    with _without_gc():
+        return _analyze(kb, batch, key_routes, log)
+
+
+def _analyze(kb: Any, batch: int, key_routes: int, log: Callable[[str], None] | None) -> AnalysisReport:
     ig = _igraph()
     run_id = str(uuid.uuid4())
     started_at = datetime.now(UTC)

@@ -17,6 +17,7 @@ def apply_schema(kb: KnowledgeBase) -> None:
     kb.execute(statement("await_indexes"), seconds=INDEX_WAIT_SECONDS)
     store_missing_title_lower(kb)
     store_missing_claim_status(kb)
+    store_missing_claim_counts(kb)
 
 
 def store_missing_title_lower(kb: KnowledgeBase) -> None:
@@ -33,3 +34,11 @@ def store_missing_claim_status(kb: KnowledgeBase) -> None:
     with kb.session() as session:
         for part in chunks(claims, NODES_PER_TRANSACTION):
             session.execute_write(store_claim_status, set(part))
+
+
+def store_missing_claim_counts(kb: KnowledgeBase) -> None:
+    """Store the claim counts of papers that make claims but have none (cypher/claim_counts.cypher)."""
+    papers = [row["id"] for row in kb.execute(statement("papers_without_claim_counts"))]
+    with kb.session() as session:
+        for part in chunks(papers, NODES_PER_TRANSACTION):
+            session.execute_write(store_claim_status, set(), set(part))

@@ -31,19 +31,20 @@
 // :param min_checked => 1;
 // :param limit => 100;
 
-// Only a work with an unsupported claim can be weak (more than a share of at least one checked
-// claim is unsupported): beyond one step, the search runs from the cited works towards those
-// works and the papers citing them, found once from the claim-status index, instead of
-// following every path from each cited work (a work's lineage three steps up holds thousands of
-// papers). Depth 0 and 1 need neither.
+// A work's counts of checked and unsupported claims are stored on it (cypher/claim_counts.cypher,
+// indexed), so the weak works are known before the search. Beyond one step they are found once,
+// with the papers citing them, and the search from each cited work runs only `depth - 1` steps,
+// to a paper citing one of them, instead of following every path (a work's lineage three steps
+// up holds thousands of papers). Depth 0 and 1 need neither.
 CALL () {
   CALL () {
     WITH 1 AS needed WHERE $depth >= 2
-    MATCH (:Claim {status: 'unsupported'})<-[:MAKES]-(a)
-    RETURN DISTINCT a
+    MATCH (a:Paper)
+    WHERE a.claims_checked >= $min_checked AND a.claims_unsupported > $min_share * a.claims_checked
+    RETURN a
   }
-  WITH collect(a) AS candidates
-  RETURN candidates, COLLECT { UNWIND candidates AS a MATCH (x)-[:CITES]->(a) RETURN DISTINCT x } AS citing_candidates
+  WITH collect(a) AS weak
+  RETURN weak, COLLECT { UNWIND weak AS a MATCH (x)-[:CITES]->(a) RETURN DISTINCT x } AS citing_weak
 }
 // The paper, or every paper when $paper is null (see unsupported_claims).
 CALL () {
@@ -57,50 +58,33 @@ CALL () {
   RETURN p
 }
 MATCH (p)-[:MAKES]->(c:Claim)-[:CITES]->(s:Source)-[:REFERS_TO]->(w:Paper)
-WITH candidates, citing_candidates, w, collect({p: p, c: c, s: s}) AS citing
-// The works within $depth citation steps of each cited work, itself included, that make claims
-// (only they can be weak), each once. A path bound can't be a parameter: one branch per depth,
-// guarded. Beyond one step: the works up to $depth - 1 steps away that cite a candidate.
-CALL (w, candidates, citing_candidates) {
-  WITH w WHERE EXISTS { (w)-[:MAKES]->() }
-  RETURN w AS a
-  UNION
-  MATCH (w)-[:CITES]->(a) WHERE $depth = 1 AND EXISTS { (a)-[:MAKES]->() }
-  RETURN a
-  UNION
-  MATCH (w)-[:CITES*0..1]->(x) WHERE $depth = 2
-  WITH DISTINCT x WHERE x IN citing_candidates
-  MATCH (x)-[:CITES]->(a) WHERE a IN candidates
-  RETURN a
-  UNION
-  MATCH (w)-[:CITES*0..2]->(x) WHERE $depth = 3
-  WITH DISTINCT x WHERE x IN citing_candidates
-  MATCH (x)-[:CITES]->(a) WHERE a IN candidates
-  RETURN a
+WITH weak, citing_weak, w, collect({p: p, c: c, s: s}) AS citing
+// The weak works within $depth citation steps of each cited work, itself included, each with
+// its chain: the shortest, ties by the works' keys. A path bound can't be a parameter: one
+// branch per depth, guarded. Beyond one step, the paths up to $depth - 1 steps long from the
+// cited work to a paper citing a weak work (a few hundred from each cited work) hold every
+// chain to a weak work, so no shortest-path search is needed.
+CALL (w, weak, citing_weak) {
+  CALL (w, weak, citing_weak) {
+    WITH w WHERE w.claims_checked >= $min_checked AND w.claims_unsupported > $min_share * w.claims_checked
+    RETURN w AS a, [w] AS chain
+    UNION
+    MATCH (w)-[:CITES]->(a)
+    WHERE $depth = 1 AND a.claims_checked >= $min_checked AND a.claims_unsupported > $min_share * a.claims_checked
+    RETURN a, [w, a] AS chain
+    UNION
+    MATCH path = (w)-[:CITES*0..1]->(x) WHERE $depth = 2 AND x IN citing_weak
+    MATCH (x)-[:CITES]->(a) WHERE a IN weak
+    RETURN a, nodes(path) + a AS chain
+    UNION
+    MATCH path = (w)-[:CITES*0..2]->(x) WHERE $depth = 3 AND x IN citing_weak
+    MATCH (x)-[:CITES]->(a) WHERE a IN weak
+    RETURN a, nodes(path) + a AS chain
+  }
+  WITH a, chain ORDER BY size(chain), [n IN chain | n.paper_id]
+  RETURN a, collect(chain)[0] AS chain
 }
-// Each work's checks are counted once, however many claims lead to it.
-WITH a, collect({w: w, citing: citing}) AS reaching
-CALL (a) {
-  MATCH (a)-[:MAKES]->(c:Claim)
-  // The claim's support status as stored (cypher/claim_status.cypher).
-  WITH c, c.status AS status
-  RETURN count(CASE WHEN status IN ['supported', 'checked_unlisted', 'unsupported'] THEN 1 END) AS checked_claims,
-         count(CASE WHEN status = 'unsupported' THEN 1 END) AS unsupported_claims
-}
-WITH a, reaching, checked_claims, unsupported_claims
-WHERE checked_claims >= $min_checked AND unsupported_claims > $min_share * checked_claims
-UNWIND reaching AS reach
-WITH a, reach.w AS w, reach.citing AS citing, checked_claims, unsupported_claims
-// The chain from the cited work to the weak one: the shortest (within $depth, as the weak work
-// was found within it), ties by the works' keys.
-CALL (w, a) {
-  WITH w, a WHERE w = a
-  RETURN [w] AS chain
-  UNION
-  MATCH path = ALL SHORTEST (w)-[:CITES]->{1,3}(a) WHERE w <> a
-  WITH nodes(path) AS chain ORDER BY [n IN nodes(path) | n.paper_id] LIMIT 1
-  RETURN chain
-}
+WITH w, citing, a, chain, a.claims_checked AS checked_claims, a.claims_unsupported AS unsupported_claims
 UNWIND citing AS use
 // One row per claim, source and weak work, with its shortest chain (a source matched to two
 // works may reach the weak one through either).

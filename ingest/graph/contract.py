@@ -104,9 +104,13 @@ RELATIONSHIPS: dict[str, tuple[str, str, str, dict[str, str]]] = {  # file: (typ
 
 
 # Stored by the graph's own statements rather than by a document's rows: the lower-cased title
-# find_papers searches (cypher/title_lower.cypher) and a claim's support status
-# (cypher/claim_status.cypher).
-DERIVED: dict[str, dict[str, str]] = {"Paper": {"title_lower": "string"}, "Claim": {"status": "string"}}
+# find_papers searches (cypher/title_lower.cypher), a claim's support status
+# (cypher/claim_status.cypher) and a paper's counts of its checked and unsupported claims
+# (cypher/claim_counts.cypher).
+DERIVED: dict[str, dict[str, str]] = {
+    "Paper": {"title_lower": "string", "claims_checked": "long", "claims_unsupported": "long"},
+    "Claim": {"status": "string"},
+}
 # Lists ingestion always sets, [] when empty (neo4j-admin import writes no empty list, so
 # cypher/restore_empty_lists.cypher puts them back).
 ALWAYS_LISTS: dict[str, tuple[str, ...]] = {

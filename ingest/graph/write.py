@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -18,7 +19,7 @@ from neo4j import ManagedTransaction, Result
 
 from paperkg.cypher_files import statement
 from paperkg.ingest.graph.changes import Change, ChangeLog, ChangeRecorder, batch_scope
-from paperkg.ingest.graph.contract import IDENTITY_PROPERTIES, UNIT_PROPERTIES
+from paperkg.ingest.graph.contract import DERIVED, IDENTITY_PROPERTIES, UNIT_PROPERTIES
 from paperkg.ingest.graph.identity import RANK_SUBJECT, Evidence, Work, identifier_keys, resolve
 from paperkg.ingest.graph.rows import Assertions, Rows, Unit
 
@@ -90,7 +91,7 @@ def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str, changes: Chan
         ],
     )
     store_title_lower(tx, {row["paper_id"] for row in paper_rows} | touched)
-    store_claim_status(tx, {row["claim_id"] for row in rows["write_claims"]})
+    store_claim_status(tx, {row["claim_id"] for row in rows["write_claims"]}, touched)
     whole = changes.whole_changes(tx, "write", len(documents)) if changes else None
     return BatchResult(
         counts,
@@ -119,7 +120,7 @@ def retract_documents(tx: ManagedTransaction, doc_ids: Sequence[str], changes: C
     _send(tx, "write_identity", resolution.identity_rows())
     refold_papers(tx, touched | resolution.reshaped)
     store_title_lower(tx, touched | resolution.reshaped)
-    store_claim_status(tx, claims)
+    store_claim_status(tx, claims, touched | resolution.reshaped)
     whole = changes.whole_changes(tx, "retract", 0) if changes else None
     return BatchResult(
         {},
@@ -136,10 +137,16 @@ def store_title_lower(tx: ManagedTransaction, paper_ids: set[str]) -> None:
         tx.run(statement("title_lower"), papers=Rows(part)).consume()
 
 
-def store_claim_status(tx: ManagedTransaction, claim_ids: set[str]) -> None:
-    """Store the support status of claims whose sources, checks or counts may have changed."""
+def store_claim_status(tx: ManagedTransaction, claim_ids: set[str], paper_ids: AbstractSet[str] = frozenset()) -> None:
+    """Store the support status of claims whose sources, checks or counts may have changed, then
+    the claim counts of the papers making them and of `paper_ids` (whose claims may have moved
+    or gone)."""
     for part in chunks(sorted(claim_ids), ROWS_PER_STATEMENT):
         tx.run(statement("claim_status"), claims=Rows(part)).consume()
+    for part in chunks(sorted(claim_ids), ROWS_PER_STATEMENT):
+        tx.run(statement("claim_counts"), claims=Rows(part), papers=[]).consume()
+    for part in chunks(sorted(paper_ids), ROWS_PER_STATEMENT):
+        tx.run(statement("claim_counts"), claims=[], papers=Rows(part)).consume()
 
 
 def document_row(a: Assertions) -> dict[str, Any]:
@@ -283,7 +290,7 @@ def refold_papers(tx: ManagedTransaction, paper_ids: set[str]) -> None:
         tx.run(
             statement("refold_papers"),
             paper_ids=Rows(part),
-            kept=list(IDENTITY_PROPERTIES),
+            kept=[*IDENTITY_PROPERTIES, *DERIVED["Paper"]],
             unit_properties=list(UNIT_PROPERTIES),
         ).consume()
 
