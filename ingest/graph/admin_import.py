@@ -93,9 +93,10 @@ def export_admin_import(
     with tempfile.TemporaryFile(dir=out) as spool:
         discovery = discover(paths)
         summary.rejected.extend(result.error for result in discovery.rejected)
-        evidence = _first_pass(discovery.files, spool, summary, max_bytes)
+        # The evidence set is let go once resolved: its works hold what pass 2 needs.
+        works = resolve(_first_pass(discovery.files, spool, summary, max_bytes))
         spool.seek(0)
-        _second_pass(_spooled(spool), resolve(evidence), out, summary)
+        _second_pass(_spooled(spool), works, out, summary)
     # An argument file for `neo4j-admin @import.args`: one argument per line, quoted (paths may hold spaces).
     lines = ['"' + argument.replace("\\", "\\\\").replace('"', '\\"') + '"' for argument in import_arguments(out)]
     summary.arguments_file.write_text("\n".join(lines) + "\n", encoding="utf-8")

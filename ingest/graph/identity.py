@@ -148,7 +148,7 @@ def _near(years: Iterable[int], others: Iterable[int]) -> bool:
 
 def resolve(evidence: Iterable[Evidence]) -> dict[Evidence, Work]:
     """Partition evidence into works (the module's rules); each evidence's work."""
-    items = set(evidence)
+    items = evidence if isinstance(evidence, (set, frozenset)) else set(evidence)  # a set is not copied
     # -- rules 1 and 2: identifier classes. A class is ("a", arXiv id), ("d", DOI) or ("f", fallback).
     arxiv_of_doi: dict[str, set[str]] = {}
     for e in items:
