@@ -26,7 +26,7 @@ import subprocess
 import tempfile
 import uuid
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -163,7 +163,7 @@ def finish_import(kb: KnowledgeBase) -> None:
 # -- pass 1: parse, file mentions, spool ----------------------------------------------------
 
 
-def _first_pass(files: list[Path], spool: IO[bytes], summary: ExportSummary, max_bytes: int) -> set[Evidence]:
+def _first_pass(files: Sequence[Path], spool: IO[bytes], summary: ExportSummary, max_bytes: int) -> set[Evidence]:
     evidence: set[Evidence] = set()
     for path in files:
         result, assertions = read_document(path, max_bytes)
