@@ -52,13 +52,13 @@ from paperkg.ingest.graph.admin_import import (
     NODES,
     RELATIONSHIPS,
     finish_import,
-    import_into,
     node_file,
 )
 from paperkg.ingest.run import DOCS_PER_TRANSACTION, discover
 from paperkg.schema import apply_schema, store_missing_claim_status, store_missing_title_lower
 from paperkg.server import Instance
 
+from goals import goal_lines, goals
 from synth import generate
 
 ROOT = Path(__file__).resolve().parent
@@ -81,6 +81,16 @@ def main() -> int:
     parser.add_argument("--naive-rows", type=int, default=3000, help="rows in the one-transaction-per-row sample")
     parser.add_argument("--sample", type=int, default=50, help="papers per per-paper library query")
     parser.add_argument("--out", default=str(ROOT / "results.json"))
+    only = parser.add_mutually_exclusive_group()
+    only.add_argument(
+        "--offline-only",
+        action="store_true",
+        help="only the offline path (export --admin-import, neo4j-admin import, schema) and the "
+        "library queries on the graph it leaves, at each size",
+    )
+    only.add_argument(
+        "--ingest-only", action="store_true", help="only the first `paperkg ingest` (time, peak RSS) at each size"
+    )
     args = parser.parse_args()
     for name in NEO4J_ENV:
         os.environ.pop(name, None)
@@ -88,21 +98,45 @@ def main() -> int:
     work.mkdir(parents=True, exist_ok=True)
     bench = Bench(Instance(work / "home"), args, work)
     sizes = [int(size) for size in args.sizes.split(",")]
-    results: dict[str, Any] = {
+    run: dict[str, Any] = {
         "machine": machine(),
         "command": " ".join([Path(sys.executable).name, *sys.argv]),
         "settings": {"heap": args.heap, "pagecache": args.pagecache, "batch": args.batch, "seed": args.seed},
         "sizes": [],
     }
+    # A partial run's figures join those of the file's last full run (under partial_runs, by
+    # mode and sizes); a full run keeps the partial runs the file holds.
+    partial = "offline" if args.offline_only else "ingest" if args.ingest_only else None
+    earlier = previous_results(Path(args.out))
+    if partial:
+        results = earlier or {"sizes": []}
+        results.setdefault("partial_runs", {})[f"{partial}-{args.sizes}"] = run
+    else:
+        results = {**run, "partial_runs": earlier.get("partial_runs", {})}
     try:
         for size in sizes:
-            results["sizes"].append(bench.size(size, work, largest=size == max(sizes)))
+            if partial == "offline":
+                run["sizes"].append(bench.offline_only(size, work))
+            elif partial == "ingest":
+                run["sizes"].append(bench.ingest_only(size, work))
+            else:
+                run["sizes"].append(bench.size(size, work, largest=size == max(sizes)))
+            results["goals"] = [goal.to_dict() for goal in goals(results)]
             Path(args.out).write_text(json.dumps(results, indent=2) + "\n")
     finally:
         bench.instance.stop()
-    print(table(results))
+    print(partial_table(run) if partial else table(results))
+    print()
+    print("\n".join(goal_lines(results, _columns)))
     print(f"\nfigures written to {args.out}")
     return 0
+
+
+def previous_results(path: Path) -> dict[str, Any]:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
 
 
 class Bench:
@@ -118,14 +152,43 @@ class Bench:
             (self.warm_corpus / ".complete").write_text("")
         self.warm_export = instance.home / "import" / "warm-up"
 
-    def size(self, papers: int, work: Path, largest: bool) -> dict[str, Any]:
+    def corpus(self, papers: int, work: Path) -> tuple[Path, dict[str, Any]]:
+        """The synthetic corpus of `papers` (generated once, kept under --work) and its row."""
         corpus = work / f"corpus-{papers}"
         pages = max(1, papers // 100)
         if not (corpus / ".complete").exists():
             shutil.rmtree(corpus, ignore_errors=True)
             generate(corpus, papers=papers, pages=pages, seed=self.args.seed)
             (corpus / ".complete").write_text("")
-        row: dict[str, Any] = {"papers": papers, "pages": pages}
+        return corpus, {"papers": papers, "pages": pages}
+
+    def offline_only(self, papers: int, work: Path) -> dict[str, Any]:
+        """The offline path alone, then the library queries on the graph it leaves."""
+        corpus, row = self.corpus(papers, work)
+        row["corpus_mb"] = round(sum(file.stat().st_size for file in discover([corpus]).files) / 1e6, 1)
+        log(f"== offline path, {papers:,} papers ({row['corpus_mb']:,} MB): {corpus}")
+        export_dir = self.instance.home / "import" / f"corpus-{papers}"
+        row["export"] = self.export(corpus, export_dir)
+        log(f"export: {row['export']}")
+        row["admin_import"] = self.admin_import(export_dir, row["export"])
+        log(f"admin import: {row['admin_import']}")
+        shutil.rmtree(export_dir)
+        row["items"] = row["admin_import"]["items"]
+        row["queries"] = self.queries()
+        return row
+
+    def ingest_only(self, papers: int, work: Path) -> dict[str, Any]:
+        """The first `paperkg ingest` alone, into a fresh database after the warm-up corpus."""
+        corpus, row = self.corpus(papers, work)
+        log(f"== ingest only, {papers:,} papers: {corpus}")
+        row["ingest"] = self.first_load(self.ingest, self.warm_corpus, corpus)
+        row["items"] = row["ingest"]["items"]
+        log(f"ingest: {row['ingest']}")
+        return row
+
+    def size(self, papers: int, work: Path, largest: bool) -> dict[str, Any]:
+        corpus, row = self.corpus(papers, work)
+        pages = row["pages"]
         log(f"== {papers:,} papers, {pages} pages: {corpus}")
         row["parse"] = parse_throughput(corpus)
         log(f"parse: {row['parse']}")
@@ -340,9 +403,12 @@ class Bench:
         self.instance.stop()
         shutil.rmtree(self.instance.home / "data", ignore_errors=True)
         load = loadavg()
-        started = time.perf_counter()
-        import_into(self.instance, directory, heap=self.args.heap)
-        imported = time.perf_counter() - started
+        # neo4j-admin in a process of its own, as `paperkg export --load` runs it: its peak RSS.
+        imported, import_rss, _ = measured(
+            [sys.executable, str(ROOT / "offline_import.py"), str(self.instance.home), str(directory)]
+            + ["--heap", self.args.heap],
+            self.instance.home,
+        )
         started = time.perf_counter()
         self.start()
         started_in = time.perf_counter() - started
@@ -354,6 +420,7 @@ class Bench:
         total = export["seconds"] + imported + started_in + finished
         return {
             "import_seconds": round(imported, 2),
+            "import_peak_rss_mb": import_rss,
             "start_seconds": round(started_in, 2),
             "schema_and_lists_seconds": round(finished, 2),
             "export_seconds": export["seconds"],
@@ -637,26 +704,54 @@ def table(results: dict[str, Any]) -> str:
     )
     for r in results["sizes"]:
         if "admin_import" in r:
-            a = r["admin_import"]
+            lines += ["", offline_line(r) + f" vs {r['items']:,} ingested"]
+        if "queries" in r:
+            lines += query_lines(r)
+    return "\n".join(lines)
+
+
+def partial_table(run: dict[str, Any]) -> str:
+    """The figures of an --offline-only or --ingest-only run."""
+    m = run["machine"]
+    lines = [
+        f"machine: {m['cpus']} cores ({m['cpu']}), {m['memory_gib']} GiB; Neo4j {m['neo4j']}, "
+        f"heap {run['settings']['heap']}, page cache {run['settings']['pagecache']}",
+    ]
+    for r in run["sizes"]:
+        if "ingest" in r:
+            i = r["ingest"]
             lines += [
                 "",
-                f"offline path at {r['papers']:,} papers: export {a['export_seconds']} s "
-                f"(peak RSS {r['export']['peak_rss_mb']} MB), neo4j-admin import {a['import_seconds']} s "
-                f"({a['items_per_s_import']:,} items/s), start {a['start_seconds']} s, schema + lists "
-                f"{a['schema_and_lists_seconds']} s: {a['total_seconds']} s end to end "
-                f"({a['items_per_s_end_to_end']:,} items/s; {a['items']:,} items vs {r['items']:,} ingested)",
+                f"first ingest at {r['papers']:,} papers: {i['seconds']} s, {i['items']:,} items "
+                f"({i['items_per_s']:,} items/s), peak RSS {i['peak_rss_mb']} MB (load {i['load']})",
             ]
+        if "admin_import" in r:
+            lines += ["", offline_line(r)]
         if "queries" in r:
-            q = r["queries"]
-            lines += ["", f"library queries at {r['papers']:,} papers (ms; load {q['load']}):"]
-            query_rows = [("query", "mode", "calls", "p50", "p95", "max")]
-            for mode, label in (("per_paper", "per paper"), ("corpus_wide", "corpus-wide")):
-                for name, t in q[mode].items():
-                    query_rows.append(
-                        (name, label, str(t["calls"]), str(t["p50_ms"]), str(t["p95_ms"]), str(t["max_ms"]))
-                    )
-            lines += _columns(query_rows)
+            lines += query_lines(r)
     return "\n".join(lines)
+
+
+def offline_line(r: dict[str, Any]) -> str:
+    a = r["admin_import"]
+    importer = f", peak RSS {a['import_peak_rss_mb']} MB" if "import_peak_rss_mb" in a else ""
+    return (
+        f"offline path at {r['papers']:,} papers: export {a['export_seconds']} s "
+        f"(peak RSS {r['export']['peak_rss_mb']} MB, load {r['export']['load']}), neo4j-admin import "
+        f"{a['import_seconds']} s ({a['items_per_s_import']:,} items/s{importer}), start {a['start_seconds']} s, "
+        f"schema + lists {a['schema_and_lists_seconds']} s: {a['total_seconds']} s end to end "
+        f"({a['items_per_s_end_to_end']:,} items/s; {a['items']:,} items; load {a['load']})"
+    )
+
+
+def query_lines(r: dict[str, Any]) -> list[str]:
+    q = r["queries"]
+    lines = ["", f"library queries at {r['papers']:,} papers (ms; load {q['load']}):"]
+    query_rows = [("query", "mode", "calls", "p50", "p95", "max")]
+    for mode, label in (("per_paper", "per paper"), ("corpus_wide", "corpus-wide")):
+        for name, t in q[mode].items():
+            query_rows.append((name, label, str(t["calls"]), str(t["p50_ms"]), str(t["p95_ms"]), str(t["max_ms"])))
+    return lines + _columns(query_rows)
 
 
 def _columns(rows: list[tuple[str, ...]]) -> list[str]:

@@ -15,13 +15,13 @@ import sys
 import threading
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from queue import Queue
-from typing import Any
+from typing import IO, Any, overload
 
 from neo4j.exceptions import DatabaseUnavailable, DriverError, Neo4jError, ServiceUnavailable, SessionExpired
 from tqdm import tqdm
@@ -29,7 +29,7 @@ from tqdm import tqdm
 from paperkg.cypher_files import statement
 from paperkg.db import ConnectionFailed, KnowledgeBase, first_line
 from paperkg.ingest import ParseError, parse_bytes
-from paperkg.ingest.graph.changes import Change, ChangeLog
+from paperkg.ingest.graph.changes import ChangeLog
 from paperkg.ingest.graph.rows import Assertions, assertions_of
 from paperkg.ingest.graph.write import (
     Batch,
@@ -41,6 +41,7 @@ from paperkg.ingest.graph.write import (
     write_batch,
 )
 from paperkg.ingest.parse.errors import excerpt
+from paperkg.ingest.results import STATUSES, DocumentResult, DocumentResults, write_json
 from paperkg.limits import DOCS_PER_TRANSACTION, MAX_DOCUMENT_BYTES
 from paperkg.lock import IngestLock
 from paperkg.schema import apply_schema
@@ -54,48 +55,37 @@ RUN_ERROR_CHARS = 500  # of a failed run's error, kept on its IngestRun
 
 
 @dataclass
-class DocumentResult:
-    path: str
-    status: str  # new | changed | unchanged | rejected | retracted (its file is gone; sync only)
-    doc_id: str | None = None  # the SHA-256 of its content: a document is its content, wherever it lies
-    error: str | None = None
-    line: int | None = None
-    counts: dict[str, int] = field(default_factory=dict)
-    warnings: int = 0
-
-
-@dataclass
 class RunReport:
     run_id: str
     started_at: str
     ended_at: str | None = None
-    documents: list[DocumentResult] = field(default_factory=list)
+    # Each document's result, on disk: iterating reads them back (see ingest/results.py).
+    documents: DocumentResults = field(default_factory=DocumentResults)
     identity: Counter = field(default_factory=Counter)  # nodes merged into others, nodes split
     # What landed, counted as `paperkg stats` counts: new (or, retracted, fewer) nodes per label
     # and relationships per type. The documents' counts say what each one mentioned.
     graph_change: dict[str, dict[str, int]] = field(default_factory=dict)
-    changes: list[Change] | None = None  # each transaction's change set in commit order (None: not recorded)
+    # The changes of the transactions' change sets, stored with them (None: not recorded).
+    changes_recorded: int | None = None
     whole_changes: int = 0  # a run that built the whole graph: the things its one change set counts
 
     @property
     def totals(self) -> dict[str, int]:
         totals = Counter({"seen": len(self.documents)})
-        totals.update(document.status for document in self.documents)
+        totals.update(self.documents.statuses)
         totals["seen"] -= totals["retracted"]
-        return {key: totals.get(key, 0) for key in ("seen", "new", "changed", "unchanged", "rejected", "retracted")}
+        return {key: totals.get(key, 0) for key in ("seen", *STATUSES)}
 
     @property
     def rows_written(self) -> dict[str, int]:
-        total: Counter = Counter()
-        for document in self.documents:
-            total.update(document.counts)
-        return dict(sorted(total.items()))
+        return dict(sorted(self.documents.rows_written.items()))
 
     @property
     def ok(self) -> bool:
         return self.totals["rejected"] == 0
 
-    def to_dict(self) -> dict[str, Any]:
+    def summary_dict(self) -> dict[str, Any]:
+        """The report but its documents."""
         return {
             "run_id": self.run_id,
             "started_at": self.started_at,
@@ -104,13 +94,55 @@ class RunReport:
             "graph_change": self.graph_change,
             "rows_written": self.rows_written,
             "identity": {"merged": self.identity["merged"], "split": self.identity["split"]},
-            **({} if self.changes is None else {"changes_recorded": len(self.changes) + self.whole_changes}),
-            "documents": [asdict(document) for document in self.documents],
+            **(
+                {}
+                if self.changes_recorded is None
+                else {"changes_recorded": self.changes_recorded + self.whole_changes}
+            ),
         }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.summary_dict(), "documents": [asdict(document) for document in self.documents]}
+
+    def write_json(self, out: IO[str]) -> None:
+        """`to_dict()` as JSON (indented by two), written one document at a time."""
+        write_json(self.summary_dict(), self.documents, out)
 
 
 class GraphOutdated(Exception):
     """The graph was written by an earlier paperkg whose identity this one cannot extend."""
+
+
+class PathList(Sequence[Path]):
+    """Paths kept as their strings, each a Path again when read: a run holds the path of every
+    file it reads, and a Path object costs several times its string (docs/performance.md)."""
+
+    def __init__(self, paths: Iterable[str | os.PathLike] = ()) -> None:
+        self._names = [os.fspath(path) for path in paths]
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    @overload
+    def __getitem__(self, index: int) -> Path: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Path]: ...
+    def __getitem__(self, index: int | slice) -> Path | list[Path]:
+        if isinstance(index, slice):
+            return [Path(name) for name in self._names[index]]
+        return Path(self._names[index])
+
+    def __iter__(self) -> Iterator[Path]:
+        return (Path(name) for name in self._names)
+
+    def names(self) -> list[str]:
+        return list(self._names)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    def __repr__(self) -> str:
+        return f"PathList({self._names!r})"
 
 
 @dataclass
@@ -119,7 +151,7 @@ class Discovery:
     rejected with its reason); and the directories it could not list, whose documents a sync
     must keep rather than retract as gone."""
 
-    files: list[Path] = field(default_factory=list)
+    files: PathList = field(default_factory=PathList)
     rejected: list[DocumentResult] = field(default_factory=list)
     unlisted: list[Path] = field(default_factory=list)
 
@@ -134,7 +166,7 @@ def discover(paths: Iterable[str | os.PathLike], *, follow_links: bool = False) 
     so that removing the link retracts it. Names that are not UTF-8 and directories that
     cannot be listed are rejected. A path named that does not exist is FileNotFoundError.
     """
-    found: dict[Path, None] = {}
+    found: dict[str, None] = {}  # the files' paths, in order (strings: see PathList)
     discovery = Discovery()
     for given in paths:
         path = Path(given)
@@ -144,21 +176,21 @@ def discover(paths: Iterable[str | os.PathLike], *, follow_links: bool = False) 
             raise FileNotFoundError(f"{shown(path)}: {_no_such(exc)}") from None
         if not is_directory:
             if _named_in_utf8(path, discovery):
-                found[path.resolve()] = None
+                found[str(path.resolve())] = None
             continue
         root = path.resolve()
         if not _named_in_utf8(root, discovery):
             discovery.unlisted.append(root)
             continue
-        entries: list[tuple[str, Path]] = []
+        entries: list[tuple[str, str]] = []
         _walk(root, root, follow_links, entries, discovery)
         found.update((file, None) for _, file in sorted(entries))
-    discovery.files = list(found)
+    discovery.files = PathList(found)
     return discovery
 
 
 def _walk(
-    directory: Path, root: Path, follow_links: bool, entries: list[tuple[str, Path]], discovery: Discovery
+    directory: Path, root: Path, follow_links: bool, entries: list[tuple[str, str]], discovery: Discovery
 ) -> None:
     """Add (path, document path) for each file to read below `directory` (see discover)."""
     try:
@@ -180,9 +212,9 @@ def _walk(
             elif entry.is_symlink():
                 document = _linked_document(path, root, follow_links, discovery)
                 if document is not None:
-                    entries.append((entry.path, document))
+                    entries.append((entry.path, str(document)))
             elif entry.is_file(follow_symlinks=False):
-                entries.append((entry.path, path))
+                entries.append((entry.path, str(path)))
         except OSError as exc:  # the entry went away or cannot be examined
             discovery.rejected.append(_rejected(entry.path, f"cannot read: {exc.strerror}"))
 
@@ -259,10 +291,10 @@ def ingest_paths(
             "identity: run `paperkg reset --yes`, then ingest the documents again"
         )
     with IngestLock(kb, wait=lock_wait) as lock:
-        report = RunReport(run_id=str(uuid.uuid4()), started_at=_now(), documents=list(discovery.rejected))
+        report = RunReport(run_id=str(uuid.uuid4()), started_at=_now(), documents=DocumentResults(discovery.rejected))
         changes = None
         if record_changes:
-            report.changes = []
+            report.changes_recorded = 0
             changes = ChangeLog(
                 report.run_id,
                 datetime.now(UTC).isoformat(timespec="microseconds"),
@@ -390,9 +422,7 @@ def _gone(
     for directory in directories:
         if directory not in discovery.unlisted:
             under.update(kb.cypher(statement("documents_under"), prefix=f"{directory}{os.sep}")[0]["doc_ids"])
-    present = {str(path) for path in discovery.files} | {
-        result.path for result in report.documents if result.status == "rejected"
-    }
+    present = set(discovery.files.names()) | {result.path for result in report.documents if result.status == "rejected"}
     return {
         doc_id: path
         for doc_id, path in _paths_of(kb, under - found.seen - found.replaced).items()
@@ -409,17 +439,17 @@ def _retract(kb: KnowledgeBase, doc_ids: list[str], report: RunReport, changes: 
 
 
 def _take_changes(report: RunReport, result: BatchResult) -> None:
-    """A committed transaction's identity changes and change set, into the run's report."""
+    """A committed transaction's identity changes and the size of its change set, into the run's report."""
     report.identity.update({"merged": result.merged, "split": result.split})
-    if report.changes is not None:
-        report.changes.extend(result.changes)
+    if report.changes_recorded is not None:
+        report.changes_recorded += len(result.changes)
     if result.whole is not None:
         report.whole_changes = result.whole
 
 
 def _ingest_files(
     kb: KnowledgeBase,
-    files: list[Path],
+    files: Sequence[Path],
     report: RunReport,
     lock: IngestLock,
     progress: bool,
@@ -432,8 +462,8 @@ def _ingest_files(
     try:
         with _collected_per_batch() as collect:
             for results, batch in _read_batches(kb, files, max_bytes, docs_per_transaction, found):
-                report.documents.extend(results)
                 _write(kb, batch, _by_path(results), report, changes)
+                report.documents.extend(results)  # once written: a result is final when added
                 collect()
                 bar.update(len(results))
                 lock.heartbeat()
@@ -468,7 +498,7 @@ def _collected_per_batch() -> Iterator[Callable[[], None]]:
 
 
 def _read_batches(
-    kb: KnowledgeBase, files: list[Path], max_bytes: int, docs_per_transaction: int, found: _Found
+    kb: KnowledgeBase, files: Sequence[Path], max_bytes: int, docs_per_transaction: int, found: _Found
 ) -> Iterator[tuple[list[DocumentResult], Batch]]:
     """read_document for each file, in order, in batches prepared for writing (with the
     results of the documents read for them), by a thread that stays one batch ahead: the

@@ -151,7 +151,7 @@ def _run_ingestion(args: argparse.Namespace, run: Callable, target) -> int:
     except (FileNotFoundError, GraphOutdated) as exc:
         raise CommandError(str(exc)) from None
     if args.json:
-        print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+        report.write_json(sys.stdout)
     else:
         for document in report.documents:
             if document.error:

@@ -26,7 +26,7 @@ import subprocess
 import tempfile
 import uuid
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -93,9 +93,10 @@ def export_admin_import(
     with tempfile.TemporaryFile(dir=out) as spool:
         discovery = discover(paths)
         summary.rejected.extend(result.error for result in discovery.rejected)
-        evidence = _first_pass(discovery.files, spool, summary, max_bytes)
+        # The evidence set is let go once resolved: its works hold what pass 2 needs.
+        works = resolve(_first_pass(discovery.files, spool, summary, max_bytes))
         spool.seek(0)
-        _second_pass(_spooled(spool), resolve(evidence), out, summary)
+        _second_pass(_spooled(spool), works, out, summary)
     # An argument file for `neo4j-admin @import.args`: one argument per line, quoted (paths may hold spaces).
     lines = ['"' + argument.replace("\\", "\\\\").replace('"', '\\"') + '"' for argument in import_arguments(out)]
     summary.arguments_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -162,7 +163,7 @@ def finish_import(kb: KnowledgeBase) -> None:
 # -- pass 1: parse, file mentions, spool ----------------------------------------------------
 
 
-def _first_pass(files: list[Path], spool: IO[bytes], summary: ExportSummary, max_bytes: int) -> set[Evidence]:
+def _first_pass(files: Sequence[Path], spool: IO[bytes], summary: ExportSummary, max_bytes: int) -> set[Evidence]:
     evidence: set[Evidence] = set()
     for path in files:
         result, assertions = read_document(path, max_bytes)

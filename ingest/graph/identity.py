@@ -26,7 +26,7 @@ else a hash of its title and earliest year, else a hash of its fallback key.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -148,7 +148,7 @@ def _near(years: Iterable[int], others: Iterable[int]) -> bool:
 
 def resolve(evidence: Iterable[Evidence]) -> dict[Evidence, Work]:
     """Partition evidence into works (the module's rules); each evidence's work."""
-    items = set(evidence)
+    items: Collection[Evidence] = evidence if isinstance(evidence, (set, frozenset)) else set(evidence)  # not copied
     # -- rules 1 and 2: identifier classes. A class is ("a", arXiv id), ("d", DOI) or ("f", fallback).
     arxiv_of_doi: dict[str, set[str]] = {}
     for e in items:

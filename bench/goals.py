@@ -1,0 +1,156 @@
+"""Issue 20's goals, each beside the figure a benchmark run measured for it: met, missed, or
+not measured (the run did not cover that size or path).
+
+`goals(results)` reads bench/results.json's shape: the full run's `sizes` and the rows of the
+partial runs (`--offline-only`, `--ingest-only`) kept under `partial_runs`. A figure comes
+from the full run when it has one at that size, else from a partial run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
+from typing import Any
+
+OFFLINE_PAPERS = 500_000
+INGEST_RSS_PAPERS = 250_000
+RATIO_PAPERS = (10_000, 50_000)
+REINGEST_PAPERS = 50_000
+
+
+@dataclass
+class Goal:
+    goal: str
+    figure: str  # the measured figure, in words ("" when not measured)
+    status: str  # met | missed | not measured
+    load: float | None = None  # the load average when it was measured
+    command: str | None = None  # the benchmark command that measured it
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def rows(results: dict[str, Any]) -> Iterator[tuple[dict[str, Any], str]]:
+    """Every measured size: (row, the command that measured it), the full run's first."""
+    for row in results.get("sizes", []):
+        yield row, results.get("command", "")
+    for run in results.get("partial_runs", {}).values():
+        for row in run.get("sizes", []):
+            yield row, run.get("command", "")
+
+
+def _at(results: dict[str, Any], papers: int, has: Callable[[dict[str, Any]], bool]) -> tuple[dict, str] | None:
+    return next(((row, command) for row, command in rows(results) if row["papers"] == papers and has(row)), None)
+
+
+def _status(met: bool) -> str:
+    return "met" if met else "missed"
+
+
+def goals(results: dict[str, Any]) -> list[Goal]:
+    out: list[Goal] = []
+    for papers in RATIO_PAPERS:
+        text = f"first ingest >= 1.0x LOAD CSV at {papers:,} papers"
+        found = _at(results, papers, lambda row: "ratios" in row)
+        if found:
+            row, command = found
+            ratio = row["ratios"]["ingest_vs_load_csv"]
+            out.append(Goal(text, f"{ratio}x", _status(ratio >= 1.0), row["ingest"]["load"], command))
+        else:
+            out.append(Goal(text, "", "not measured"))
+    text = f"{OFFLINE_PAPERS:,} papers through the offline path in <= 30 min end to end"
+    rss_text = f"the offline path at {OFFLINE_PAPERS:,} papers with peak RSS <= 1 GB"
+    found = _at(results, OFFLINE_PAPERS, lambda row: "admin_import" in row)
+    if found:
+        row, command = found
+        total = row["admin_import"]["total_seconds"]
+        out.append(Goal(text, f"{total / 60:.1f} min", _status(total <= 30 * 60), row["admin_import"]["load"], command))
+        peaks = offline_peaks(row)
+        worst = max(peaks.values())
+        words = ", ".join(f"{name} {mb:,.0f} MB" for name, mb in peaks.items())
+        out.append(
+            Goal(
+                rss_text,
+                words,
+                _status(worst <= 1024),
+                row["export"]["load"],
+                command,
+            )
+        )
+    else:
+        out += [
+            Goal(text, "", "not measured"),
+            Goal(rss_text, "", "not measured"),
+        ]
+    text = f"{INGEST_RSS_PAPERS:,} papers through `paperkg ingest` with peak RSS <= 300 MB"
+    found = _at(results, INGEST_RSS_PAPERS, lambda row: "ingest" in row)
+    if found:
+        row, command = found
+        rss = row["ingest"]["peak_rss_mb"]
+        out.append(Goal(text, f"{rss:,.0f} MB", _status(rss <= 300), row["ingest"]["load"], command))
+    else:
+        out.append(Goal(text, "", "not measured"))
+    found = _at(results, OFFLINE_PAPERS, lambda row: "queries" in row)
+    for mode, limit_ms, words in (
+        ("per_paper", 100, "per-paper library queries p95 <= 100 ms"),
+        ("corpus_wide", 3000, "corpus-wide library queries <= 3 s (p95)"),
+    ):
+        text = f"at {OFFLINE_PAPERS:,} papers, {words}"
+        if not found:
+            out.append(Goal(text, "", "not measured"))
+            continue
+        row, command = found
+        timings = row["queries"][mode]
+        over = {name: t["p95_ms"] for name, t in timings.items() if t["p95_ms"] > limit_ms}
+        slowest = max(timings, key=lambda name: timings[name]["p95_ms"])
+        figure = f"slowest {slowest} {timings[slowest]['p95_ms']:,} ms"
+        if over:
+            figure += f"; over: {', '.join(f'{name} {ms:,} ms' for name, ms in over.items())}"
+        out.append(Goal(text, figure, _status(not over), row["queries"]["load"], command))
+    text = f"unchanged re-ingest <= 1 % of the first ingest at {REINGEST_PAPERS:,} papers"
+    found = _at(results, REINGEST_PAPERS, lambda row: "reingest" in row)
+    if found:
+        row, command = found
+        fraction = row["reingest"]["fraction"]
+        out.append(Goal(text, f"{100 * fraction:.1f} %", _status(fraction <= 0.01), row["reingest"]["load"], command))
+    else:
+        out.append(Goal(text, "", "not measured"))
+    parses = [(row, command) for row, command in rows(results) if "parse" in row]
+    text = "parse >= 20 MB/s on one core"
+    if parses:
+        row, command = min(parses, key=lambda found: found[0]["parse"]["mb_per_s"])
+        speed = row["parse"]["mb_per_s"]
+        out.append(
+            Goal(
+                text,
+                f"{speed} MB/s (slowest size, {row['papers']:,})",
+                _status(speed >= 20),
+                row["parse"]["load"],
+                command,
+            )
+        )
+    else:
+        out.append(Goal(text, "", "not measured"))
+    out.append(
+        Goal(
+            "a sync where 1 % of the documents changed <= 5 % of the first ingest",
+            "",
+            "not measured (bench/changes.py)",
+        )
+    )
+    return out
+
+
+def offline_peaks(row: dict[str, Any]) -> dict[str, float]:
+    """The peak RSS of each process of the offline path that paperkg runs (MB)."""
+    peaks = {"export": row["export"]["peak_rss_mb"]}
+    if "import_peak_rss_mb" in row["admin_import"]:
+        peaks["neo4j-admin import"] = row["admin_import"]["import_peak_rss_mb"]
+    return peaks
+
+
+def goal_lines(results: dict[str, Any], columns: Callable[[list[tuple[str, ...]]], list[str]]) -> list[str]:
+    table = [("goal", "figure", "status", "load")]
+    for goal in goals(results):
+        table.append((goal.goal, goal.figure or "-", goal.status, "" if goal.load is None else str(goal.load)))
+    return ["issue 20's goals:", *columns(table)]

@@ -1,0 +1,93 @@
+"""bench/goals.py: each of issue 20's goals beside the figure a run measured, from the full run
+or a partial one, and "not measured" where no run covered it."""
+
+from __future__ import annotations
+
+from goals import goals
+
+
+def timing(p95: float) -> dict:
+    return {"calls": 10, "p50_ms": p95 / 2, "p95_ms": p95, "max_ms": p95}
+
+
+RESULTS = {
+    "command": "python bench/run.py",
+    "sizes": [
+        {
+            "papers": 10_000,
+            "parse": {"mb_per_s": 21.5, "load": 1.0},
+            "ingest": {"load": 1.5, "peak_rss_mb": 120.0},
+            "ratios": {"ingest_vs_load_csv": 1.02},
+        },
+        {
+            "papers": 50_000,
+            "parse": {"mb_per_s": 19.0, "load": 2.0},
+            "ingest": {"load": 2.5, "peak_rss_mb": 130.0},
+            "ratios": {"ingest_vs_load_csv": 0.9},
+            "reingest": {"fraction": 0.008, "load": 2.0},
+        },
+    ],
+    "partial_runs": {
+        "offline-500000": {
+            "command": "python bench/run.py --offline-only --sizes 500000",
+            "sizes": [
+                {
+                    "papers": 500_000,
+                    "export": {"peak_rss_mb": 900.0, "load": 3.0},
+                    "admin_import": {"total_seconds": 1500.0, "import_peak_rss_mb": 1500.0, "load": 3.5},
+                    "queries": {
+                        "load": 4.0,
+                        "per_paper": {"ancestors": timing(40.0), "coupled_with": timing(100.0)},
+                        "corpus_wide": {"cocitation_pairs": timing(4100.0), "miscited_works": timing(800.0)},
+                    },
+                }
+            ],
+        }
+    },
+}
+
+
+def test_each_goal_is_met_missed_or_not_measured_with_its_figure():
+    found = {goal.goal: (goal.figure, goal.status, goal.load) for goal in goals(RESULTS)}
+    assert found == {
+        "first ingest >= 1.0x LOAD CSV at 10,000 papers": ("1.02x", "met", 1.5),
+        "first ingest >= 1.0x LOAD CSV at 50,000 papers": ("0.9x", "missed", 2.5),
+        "500,000 papers through the offline path in <= 30 min end to end": ("25.0 min", "met", 3.5),
+        "the offline path at 500,000 papers with peak RSS <= 1 GB": (
+            "export 900 MB, neo4j-admin import 1,500 MB",
+            "missed",
+            3.0,
+        ),
+        "250,000 papers through `paperkg ingest` with peak RSS <= 300 MB": ("", "not measured", None),
+        "at 500,000 papers, per-paper library queries p95 <= 100 ms": ("slowest coupled_with 100.0 ms", "met", 4.0),
+        "at 500,000 papers, corpus-wide library queries <= 3 s (p95)": (
+            "slowest cocitation_pairs 4,100.0 ms; over: cocitation_pairs 4,100.0 ms",
+            "missed",
+            4.0,
+        ),
+        "unchanged re-ingest <= 1 % of the first ingest at 50,000 papers": ("0.8 %", "met", 2.0),
+        "parse >= 20 MB/s on one core": ("19.0 MB/s (slowest size, 50,000)", "missed", 2.0),
+        "a sync where 1 % of the documents changed <= 5 % of the first ingest": (
+            "",
+            "not measured (bench/changes.py)",
+            None,
+        ),
+    }
+
+
+def test_a_partial_run_gives_the_figure_at_its_size():
+    results = {
+        "sizes": [],
+        "partial_runs": {
+            "ingest-250000": {
+                "command": "python bench/run.py --ingest-only --sizes 250000",
+                "sizes": [{"papers": 250_000, "ingest": {"peak_rss_mb": 301.0, "load": 5.0}}],
+            }
+        },
+    }
+    (goal,) = [g for g in goals(results) if g.goal.startswith("250,000")]
+    assert (goal.figure, goal.status, goal.command) == (
+        "301 MB",
+        "missed",
+        "python bench/run.py --ingest-only --sizes 250000",
+    )
