@@ -1,0 +1,64 @@
+"""Issue 20's headline ratio alone: first loads of one corpus, a hand-written `LOAD CSV` and
+`paperkg ingest`, alternating, each into a fresh database after a warm-up in the same server
+(bench/run.py's `Bench.first_load`, without the benchmark's other stages).
+
+    .venv/bin/python bench/first_load.py --papers 10000 [--pairs 3] [--work DIR]
+
+Prints each pair's times, the load average at each start and their ratio, then the ratio of
+the medians; not part of the suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+from paperkg.ingest.run import DOCS_PER_TRANSACTION
+from paperkg.server import Instance
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run import Bench, log
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--papers", type=int, default=10000)
+    parser.add_argument("--pairs", type=int, default=3)
+    parser.add_argument("--work", default="/tmp/paperkg-bench", help="corpora, the Neo4j home and CSV files")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--heap", default="2g")
+    parser.add_argument("--pagecache", default="2g")
+    parser.add_argument("--batch", type=int, default=DOCS_PER_TRANSACTION)
+    args = parser.parse_args()
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    bench = Bench(Instance(work / "home"), args, work)
+    corpus, _ = bench.corpus(args.papers, work)
+    export_dir = bench.instance.home / "import" / corpus.name
+    loads, ingests = [], []
+    try:
+        bench.start()
+        bench.export(corpus, export_dir)
+        if not bench.warm_export.exists():
+            bench.export(bench.warm_corpus, bench.warm_export)
+        for pair in range(1, args.pairs + 1):
+            loads.append(bench.first_load(bench.load_csv, bench.warm_export, export_dir))
+            ingests.append(bench.first_load(bench.ingest, bench.warm_corpus, corpus))
+            load, ingest = loads[-1], ingests[-1]
+            log(
+                f"pair {pair}: LOAD CSV {load['seconds']} s (load {load['load']}), ingest {ingest['seconds']} s "
+                f"(load {ingest['load']}, peak RSS {ingest['peak_rss_mb']} MB), {ingest['items']:,} items: "
+                f"{load['seconds'] / ingest['seconds']:.2f}x"
+            )
+    finally:
+        bench.instance.stop()
+    load_median = statistics.median(run["seconds"] for run in loads)
+    ingest_median = statistics.median(run["seconds"] for run in ingests)
+    print(f"medians: LOAD CSV {load_median:.1f} s, ingest {ingest_median:.1f} s: {load_median / ingest_median:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
