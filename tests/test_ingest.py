@@ -287,9 +287,17 @@ def test_edited_documents_replace_exactly_what_they_asserted(kb, seeds):
         kb, "MATCH (c:Claim {text: $text}) RETURN c.claim_id AS id, c.status AS status", text=flipped_claim.text
     )
     assert flipped_id["status"] == "supported"
-    assert sorted(n[1][:3] if n[0] == "Document" else n[1] for n in removed_nodes & added_nodes) == sorted(
-        ["000", "004", "arxiv:2104.08197", flipped_id["id"]]
+    # So does the page's paper: it has one unsupported claim fewer (its stored claim counts).
+    counts = one(
+        kb,
+        "MATCH (p:Paper {arxiv_id: $arxiv_id}) RETURN p.paper_id AS id, p.claims_unsupported AS unsupported",
+        arxiv_id=parsed.arxiv_id,
     )
+    assert sorted(n[1][:3] if n[0] == "Document" else n[1] for n in removed_nodes & added_nodes) == sorted(
+        ["000", "004", "arxiv:2104.08197", flipped_id["id"], counts["id"]]
+    )
+    (was,) = [dict(props) for name, props in before["nodes"] if name == ("Paper", counts["id"])]
+    assert counts["unsupported"] == int(was["claims_unsupported"]) - 1  # the dump holds repr()s
     renamed = one(kb, "MATCH (p:Paper {arxiv_id: '2104.08197'}) RETURN p.title AS title")
     assert renamed["title"] == "A renamed card"
     assert (
