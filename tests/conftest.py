@@ -15,6 +15,21 @@ from paperkg.server import Instance
 import seeds
 
 NEO4J_ENV = ("NEO4J_URI", "NEO4J_USERNAME", "NEO4J_PASSWORD", "NEO4J_DATABASE")
+# The files that take longest (each over half a minute), run first: `make test` gives whole
+# files to two workers in collection order, so starting with these lets both finish together.
+SLOWEST_FIRST = (
+    "test_reliability.py",
+    "test_differential.py",
+    "test_admin_import.py",
+    "test_reference_graphs.py",
+    "test_first_hour.py",
+    "test_server.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: place for place, name in enumerate(SLOWEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # stable: the rest keep their order
 
 
 def free_port() -> int:
