@@ -47,17 +47,45 @@ def _status(met: bool) -> str:
     return "met" if met else "missed"
 
 
+def _judged(
+    value: float, shown: str, met: Callable[[float], bool], part: dict[str, Any]
+) -> tuple[str, bool, float | None]:
+    """A figure as `_measured` takes it: `value` in words, whether it meets the goal, and the
+    load average of the part of the run that measured it."""
+    return shown.format(value), met(value), part["load"]
+
+
+def _measured(
+    results: dict[str, Any],
+    papers: int,
+    text: str,
+    part: str,
+    judge: Callable[[dict[str, Any]], tuple[str, bool, float | None]],
+) -> Goal:
+    """The goal `text`, judged on the row measured at `papers` that has `part` (not measured
+    when no row has it)."""
+    found = _at(results, papers, lambda row: part in row)
+    if found is None:
+        return Goal(text, "", "not measured")
+    row, command = found
+    figure, met, load = judge(row)
+    return Goal(text, figure, _status(met), load, command)
+
+
 def goals(results: dict[str, Any]) -> list[Goal]:
     out: list[Goal] = []
     for papers in RATIO_PAPERS:
-        text = f"first ingest >= 1.0x LOAD CSV at {papers:,} papers"
-        found = _at(results, papers, lambda row: "ratios" in row)
-        if found:
-            row, command = found
-            ratio = row["ratios"]["ingest_vs_load_csv"]
-            out.append(Goal(text, f"{ratio}x", _status(ratio >= 1.0), row["ingest"]["load"], command))
-        else:
-            out.append(Goal(text, "", "not measured"))
+        out.append(
+            _measured(
+                results,
+                papers,
+                f"first ingest >= 1.0x LOAD CSV at {papers:,} papers",
+                "ratios",
+                lambda row: _judged(
+                    row["ratios"]["ingest_vs_load_csv"], "{}x", lambda ratio: ratio >= 1.0, row["ingest"]
+                ),
+            )
+        )
     text = f"{OFFLINE_PAPERS:,} papers through the offline path in <= 30 min end to end"
     rss_text = f"the offline path at {OFFLINE_PAPERS:,} papers with peak RSS <= 1 GB"
     found = _at(results, OFFLINE_PAPERS, lambda row: "admin_import" in row)
@@ -82,14 +110,15 @@ def goals(results: dict[str, Any]) -> list[Goal]:
             Goal(text, "", "not measured"),
             Goal(rss_text, "", "not measured"),
         ]
-    text = f"{INGEST_RSS_PAPERS:,} papers through `paperkg ingest` with peak RSS <= 300 MB"
-    found = _at(results, INGEST_RSS_PAPERS, lambda row: "ingest" in row)
-    if found:
-        row, command = found
-        rss = row["ingest"]["peak_rss_mb"]
-        out.append(Goal(text, f"{rss:,.0f} MB", _status(rss <= 300), row["ingest"]["load"], command))
-    else:
-        out.append(Goal(text, "", "not measured"))
+    out.append(
+        _measured(
+            results,
+            INGEST_RSS_PAPERS,
+            f"{INGEST_RSS_PAPERS:,} papers through `paperkg ingest` with peak RSS <= 300 MB",
+            "ingest",
+            lambda row: _judged(row["ingest"]["peak_rss_mb"], "{:,.0f} MB", lambda mb: mb <= 300, row["ingest"]),
+        )
+    )
     found = _at(results, OFFLINE_PAPERS, lambda row: "queries" in row)
     for mode, limit_ms, words in (
         ("per_paper", 100, "per-paper library queries p95 <= 100 ms"),
@@ -107,14 +136,17 @@ def goals(results: dict[str, Any]) -> list[Goal]:
         if over:
             figure += f"; over: {', '.join(f'{name} {ms:,} ms' for name, ms in over.items())}"
         out.append(Goal(text, figure, _status(not over), row["queries"]["load"], command))
-    text = f"unchanged re-ingest <= 1 % of the first ingest at {REINGEST_PAPERS:,} papers"
-    found = _at(results, REINGEST_PAPERS, lambda row: "reingest" in row)
-    if found:
-        row, command = found
-        fraction = row["reingest"]["fraction"]
-        out.append(Goal(text, f"{100 * fraction:.1f} %", _status(fraction <= 0.01), row["reingest"]["load"], command))
-    else:
-        out.append(Goal(text, "", "not measured"))
+    out.append(
+        _measured(
+            results,
+            REINGEST_PAPERS,
+            f"unchanged re-ingest <= 1 % of the first ingest at {REINGEST_PAPERS:,} papers",
+            "reingest",
+            lambda row: _judged(
+                100 * row["reingest"]["fraction"], "{:.1f} %", lambda percent: percent <= 1.0, row["reingest"]
+            ),
+        )
+    )
     parses = [(row, command) for row, command in rows(results) if "parse" in row]
     text = "parse >= 20 MB/s on one core"
     if parses:
