@@ -65,9 +65,9 @@ class RunReport:
     # What landed, counted as `paperkg stats` counts: new (or, retracted, fewer) nodes per label
     # and relationships per type. The documents' counts say what each one mentioned.
     graph_change: dict[str, dict[str, int]] = field(default_factory=dict)
-    # The changes of the transactions' change sets, stored with them (None: not recorded).
+    # The changes the run's change sets hold, stored with them (None: not recorded); for a run
+    # that built the whole graph, the things its one change set counts.
     changes_recorded: int | None = None
-    whole_changes: int = 0  # a run that built the whole graph: the things its one change set counts
 
     @property
     def totals(self) -> dict[str, int]:
@@ -94,11 +94,7 @@ class RunReport:
             "graph_change": self.graph_change,
             "rows_written": self.rows_written,
             "identity": {"merged": self.identity["merged"], "split": self.identity["split"]},
-            **(
-                {}
-                if self.changes_recorded is None
-                else {"changes_recorded": self.changes_recorded + self.whole_changes}
-            ),
+            **({} if self.changes_recorded is None else {"changes_recorded": self.changes_recorded}),
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -332,7 +328,7 @@ def _run(
     _retract(kb, sorted(stale), report, changes)
     if changes is not None and changes.whole and changes.batches:
         with kb.session() as session:
-            report.whole_changes = session.execute_write(changes.finish_whole)
+            report.changes_recorded = session.execute_write(changes.finish_whole)
     if found.moved:
         kb.execute(
             statement("update_document_paths"),
@@ -441,10 +437,10 @@ def _retract(kb: KnowledgeBase, doc_ids: list[str], report: RunReport, changes: 
 def _take_changes(report: RunReport, result: BatchResult) -> None:
     """A committed transaction's identity changes and the size of its change set, into the run's report."""
     report.identity.update({"merged": result.merged, "split": result.split})
-    if report.changes_recorded is not None:
+    if result.whole is not None:  # a whole run keeps no entries: its set's count so far
+        report.changes_recorded = result.whole
+    elif report.changes_recorded is not None:
         report.changes_recorded += len(result.changes)
-    if result.whole is not None:
-        report.whole_changes = result.whole
 
 
 def _ingest_files(

@@ -354,7 +354,7 @@ class ChangeLog:
         (not waited for; its record holds how many things it counts). None otherwise."""
         if not self.whole:
             return None
-        self.batches = 1
+        self.batches = 1  # the run's change sets: a whole run has one, however many transactions
         return record_whole_changes(tx, self.run_id, self.run_started, action, documents, final=False)
 
     def finish_whole(self, tx: ManagedTransaction) -> int:
