@@ -4,7 +4,8 @@
 // everything in it is what the run added. Every transaction of the run writes it again, so a
 // run that stops half-way leaves the counts of what it committed; `changes_since` reads the
 // things themselves from the graph. A paper CITES papers only and CHECKED_AGAINST joins a
-// claim to a source, so those counts come from the count store; the sources matched to a work
+// claim to a source, so those counts come from the count store (a MATCH … count(*) does;
+// a COUNT { } subquery in a SET does not, and scans); the sources matched to a work
 // are counted one by one, so only at the end of the run (`final`): a run that stopped
 // half-way counts none. Returns how many things it counts.
 //
@@ -18,12 +19,13 @@ CALL () {
   MATCH (s:Source) WHERE EXISTS { (s)-[:REFERS_TO]->(:Paper) }
   RETURN count(s) AS matched
 }
+CALL () { MATCH (:Paper) RETURN count(*) AS works }
+CALL () { MATCH (:Paper)-[:CITES]->() RETURN count(*) AS cites }
+CALL () { MATCH (:Claim) RETURN count(*) AS claims }
+CALL () { MATCH ()-[:CHECKED_AGAINST]->() RETURN count(*) AS checks }
 MERGE (cs:ChangeSet {run_id: $run_id, batch: 1})
 ON CREATE SET cs.run_started = $run_started, cs.action = $action, cs.whole = true, cs.documents = 0, cs.sources = 0
 SET cs.documents = cs.documents + $documents, cs.committed_at = datetime(),
-    cs.works = COUNT { (:Paper) },
-    cs.cites = COUNT { (:Paper)-[:CITES]->() },
-    cs.claims = COUNT { (:Claim) },
-    cs.checks = COUNT { ()-[:CHECKED_AGAINST]->() },
+    cs.works = works, cs.cites = cites, cs.claims = claims, cs.checks = checks,
     cs.sources = CASE WHEN $final THEN matched ELSE cs.sources END
 RETURN cs.works + cs.cites + cs.claims + cs.checks + cs.sources AS changes;

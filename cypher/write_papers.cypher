@@ -2,9 +2,10 @@
 // One row per work, with each document's statement about it (kept on its
 // MENTIONS, one per distinct evidence) and the batch's fold of them (row.folded; null for a
 // single statement). A new paper gets the fold whole; an existing one only the properties it
-// lacks (no earlier statement states those). Returns the papers whose other properties some
-// statement gives another value than the node has: refold_contested settles those (and a
-// lacking title, deriving title_lower), so the node never depends on the order of ingestion.
+// lacks (no earlier statement states those). Returns the papers it created, and those whose
+// other properties some statement gives another value than the node has: refold_contested
+// settles those (and a lacking title), so the node never depends on the order of ingestion.
+// Only these papers' titles can have been set, so only they need title_lower.
 // CREATE, not MERGE: a batch's documents are new or just retracted, so none of their MENTIONS
 // exists yet (MERGE would scan every relationship of a popular paper).
 //
@@ -18,14 +19,14 @@ WITH p, row, folded, CASE WHEN existed THEN [key IN keys(folded) WHERE p[key] IS
                     ELSE [] END AS lacking, existed
 WITH p, row, folded, lacking, CASE WHEN existed THEN reduce(found = [], mention IN row.mentions | found +
                  [key IN keys(mention.properties) WHERE NOT coalesce(p[key] = mention.properties[key], false)
-                  AND NOT key IN found AND NOT key IN lacking]) ELSE [] END AS contested_keys
+                  AND NOT key IN found AND NOT key IN lacking]) ELSE [] END AS contested_keys, existed
 FOREACH (key IN lacking | SET p[key] = folded[key])
-WITH p, row, contested_keys
+WITH p, row, contested_keys, existed
 CALL (p, row) {
   UNWIND row.mentions AS mention
   MATCH (d:Document {doc_id: mention.doc_id})
   CREATE (d)-[m:MENTIONS]->(p)
   SET m = mention.properties, m += mention.unit, m.precedence = mention.precedence
 }
-WITH row, contested_keys WHERE size(contested_keys) > 0
-RETURN row.paper_id AS paper_id, contested_keys;
+WITH row, contested_keys, existed WHERE size(contested_keys) > 0 OR NOT existed
+RETURN row.paper_id AS paper_id, contested_keys, NOT existed AS created;

@@ -79,7 +79,9 @@ def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str, changes: Chan
     _send(tx, "write_identity", resolution.identity_rows())
     for name, all_rows in rows.items():
         _send(tx, name, all_rows)
-    contested = {record["paper_id"]: record["contested_keys"] for result in written for record in result}
+    returned = [record for result in written for record in result]
+    contested = {record["paper_id"]: record["contested_keys"] for record in returned if record["contested_keys"]}
+    titled = {record["paper_id"] for record in returned if record["created"] or "title" in record["contested_keys"]}
     refold_papers(tx, touched)
     _send(
         tx,
@@ -90,7 +92,7 @@ def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str, changes: Chan
             if row["paper_id"] in contested and row["paper_id"] not in touched
         ],
     )
-    store_title_lower(tx, {row["paper_id"] for row in paper_rows} | touched)
+    store_title_lower(tx, titled | touched)
     store_claim_status(tx, {row["claim_id"] for row in rows["write_claims"]}, touched)
     whole = changes.whole_changes(tx, "write", len(documents)) if changes else None
     return BatchResult(
