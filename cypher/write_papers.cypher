@@ -7,14 +7,23 @@
 // settles those (and a lacking title), so the node never depends on the order of ingestion.
 // Only these papers' titles can have been set, so only they need title_lower.
 // CREATE, not MERGE: a batch's documents are new or just retracted, so none of their MENTIONS
-// exists yet (MERGE would scan every relationship of a popular paper).
+// exists yet (MERGE would scan every relationship of a popular paper). Likewise row.new says
+// the paper has no node yet (identity resolution found none); the others are merged, not
+// matched, so a node missing after all would get its properties as lacking and contested ones.
 //
 // param rows: list — one map per row to write, as ingest/graph/rows.py builds them
 UNWIND $rows AS row
-OPTIONAL MATCH (known:Paper {paper_id: row.paper_id})
-WITH row, known IS NOT NULL AS existed, coalesce(row.folded, head(row.mentions).properties) AS folded
-MERGE (p:Paper {paper_id: row.paper_id})
-ON CREATE SET p += folded
+WITH row, NOT row.new AS existed, coalesce(row.folded, head(row.mentions).properties) AS folded
+CALL (row, folded) {
+  WITH row WHERE row.new
+  CREATE (p:Paper {paper_id: row.paper_id})
+  SET p += folded
+  RETURN p
+  UNION
+  WITH row WHERE NOT row.new
+  MERGE (p:Paper {paper_id: row.paper_id})
+  RETURN p
+}
 WITH p, row, folded, CASE WHEN existed THEN [key IN keys(folded) WHERE p[key] IS NULL AND key <> 'title']
                     ELSE [] END AS lacking, existed
 WITH p, row, folded, lacking, CASE WHEN existed THEN reduce(found = [], mention IN row.mentions | found +

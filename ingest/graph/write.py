@@ -75,6 +75,8 @@ def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str, changes: Chan
     # client builds and sends the next one's rows. Only write_papers' result is read back.
     _send(tx, "write_document", [document_row(a) for a in documents], run_id=run_id)
     paper_rows = rows.pop("write_papers")
+    for row in paper_rows:
+        row["new"] = row["paper_id"] not in resolution.in_graph
     written = _send(tx, "write_papers", paper_rows)
     _send(tx, "write_identity", resolution.identity_rows())
     for name, all_rows in rows.items():
@@ -327,6 +329,8 @@ class GraphResolution:
     known: dict[str, str]  # evidence key → paper_id, for evidence whose work did not change
     works: dict[Evidence, Work]  # the region's evidence, resolved anew
     reshaped: set[str]  # papers that gained or lost evidence of other nodes
+    placed: dict[Evidence, str] = field(default_factory=dict)  # the region's evidence → its node before
+    in_graph: set[str] = field(default_factory=set)  # the papers with a node once reshaped
     merged: int = 0
     split: int = 0
 
@@ -343,6 +347,7 @@ class GraphResolution:
                 "doi": work.doi,
                 "dois": work.dois or None,
                 "fallback": work.fallback,
+                # Evidence already OF this work's node is left as it is.
                 "evidence": [
                     {
                         "key": e.key,
@@ -353,6 +358,7 @@ class GraphResolution:
                         "fallback": e.fallback,
                     }
                     for e in work.evidence
+                    if self.placed.get(e) != work.paper_id
                 ],
             }
             for _, work in sorted(works.items())
@@ -377,8 +383,12 @@ def resolve_in_graph(
     new = [e for e in evidence if e.key not in known]
     region = _region(tx, new + sorted(removed, key=Evidence.encode), touched)
     works = resolve(set(new) | {e for found in region.values() for e in found})
-    resolution = GraphResolution(known, works, set())
-    _reshape(tx, region, resolution, recorder)
+    placed = {e: paper_id for paper_id, found in region.items() for e in found}
+    resolution = GraphResolution(known, works, set(), placed)
+    gone = _reshape(tx, region, resolution, recorder)
+    # A work's paper_id names a node only if one of its identifiers found that node (the
+    # region) or it is known; the region's nodes that merged away are gone.
+    resolution.in_graph = set(known.values()) | (set(region) - gone) | resolution.reshaped
     return resolution
 
 
@@ -410,11 +420,11 @@ def _reshape(
     region: dict[str, set[Evidence]],
     resolution: GraphResolution,
     recorder: ChangeRecorder | None = None,
-) -> None:
+) -> set[str]:
     """Move the region's nodes to the works resolution found: a node whose evidence is now all
     another work's merges into that work's node (created when new); a node whose evidence is
     now several works' is split, its mentions moving by evidence and the relationships its
-    documents assert drawn again from them."""
+    documents assert drawn again from them. Returns the nodes merged away."""
     merges: list[dict[str, str]] = []
     moves: list[dict[str, str]] = []
     for paper_id, found in sorted(region.items()):
@@ -430,7 +440,7 @@ def _reshape(
                 if resolution.works[e].paper_id != paper_id
             ]
     if not merges and not moves:
-        return
+        return set()
     reshaped = {row["keep"] for row in merges} | {row["from"] for row in moves} | {row["to"] for row in moves}
     changed = sorted(reshaped | {row["gone"] for row in merges})
     if recorder:
@@ -446,3 +456,4 @@ def _reshape(
     resolution.reshaped = reshaped - {row["gone"] for row in merges}
     resolution.merged = len(merges)
     resolution.split = len({row["from"] for row in moves})
+    return {row["gone"] for row in merges}
