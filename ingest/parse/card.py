@@ -8,7 +8,7 @@ from typing import Any
 
 from paperkg.ingest.parse.errors import ParseError, excerpt
 from paperkg.ingest.parse.identifiers import normalise_arxiv_id
-from paperkg.ingest.parse.models import Card, CardItem, CardList, TextMeta, built
+from paperkg.ingest.parse.models import Card, CardItem, CardList, TextMeta, built, built_all
 from paperkg.ingest.parse.normalise import title_norm
 from paperkg.ingest.parse.reconcile import reconcile_card
 from paperkg.ingest.parse.values import parse_count, parse_day_month_year
@@ -189,7 +189,7 @@ def parse_card(lines: list[str], *, path: str, sha256: str, text_meta: TextMeta)
         else:
             shown = _count(list_heading[2], path, heading_line)
             total = _count(list_heading[3], path, heading_line)
-            items = [built(CardItem, _parse_item(text, path, number)) for number, text in body]
+            items = built_all(CardItem, [_parse_item(text, path, number) for number, text in body])
             if len(items) != shown:
                 raise ParseError(path, heading_line, f"'## {name}' says {shown} shown but {len(items)} items follow")
             lists[name] = built(CardList, {"shown": shown, "total": total, "items": items, "line": heading_line})
