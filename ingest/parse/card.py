@@ -8,7 +8,7 @@ from typing import Any
 
 from paperkg.ingest.parse.errors import ParseError, excerpt
 from paperkg.ingest.parse.identifiers import normalise_arxiv_id
-from paperkg.ingest.parse.models import Card, CardItem, CardList, TextMeta, built
+from paperkg.ingest.parse.models import Card, CardItem, CardList, TextMeta, built, built_all
 from paperkg.ingest.parse.normalise import title_norm
 from paperkg.ingest.parse.reconcile import reconcile_card
 from paperkg.ingest.parse.values import parse_count, parse_day_month_year
@@ -23,8 +23,13 @@ _PAPER_PATH = "/paper/"
 # What normalise_arxiv_id accepts unchanged (ARXIV_NEW or ARXIV_OLD); anything else goes through it.
 _PLAIN_ARXIV_ID_PATTERN = r"(?:\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?"
 _PLAIN_ARXIV_ID = re.compile(_PLAIN_ARXIV_ID_PATTERN)
-# The tail of an item whose link ends in a plain arXiv id: link, id, year.
-_USUAL_TAIL = re.compile(rf"(https?://\S+?{_PAPER_PATH}({_PLAIN_ARXIV_ID_PATTERN})/)\) \(([0-9]{{4}})\)")
+# The tail of an item whose link ends in a plain arXiv id: link, id, year. The address before
+# `/paper/` is not empty and holds no `/` that starts `/paper/` (the second of `//` included), so
+# the match takes the link's first `/paper/`, the one the general path reads the id after.
+_USUAL_TAIL = re.compile(
+    rf"(https?://(?!/?paper/)[^\s/]*+(?:/(?!paper/)[^\s/]*+)*+{_PAPER_PATH}({_PLAIN_ARXIV_ID_PATTERN})/)"
+    r"\) \(([0-9]{4})\)"
+)
 
 # Sections in the order a card prints them; each may be missing except the abstract.
 _ORDER = ("Key facts", "Builds on", "Built on by", "Abstract")
@@ -75,11 +80,11 @@ def _parse_item(text: str, path: str, line: int) -> dict[str, Any]:
     split = text.rfind("](")
     if not text.startswith("- [") or split <= 3:
         raise ParseError(path, line, f"malformed list item: {excerpt(text)}")
-    # The usual link, one match for what the steps below check one by one; it stands only
-    # where they would take the same id (after the link's first `/paper/`), else they decide.
+    # The usual link, one match for what the steps below check one by one.
     usual = _USUAL_TAIL.fullmatch(text, split + 2)
-    if usual is not None and text.find(_PAPER_PATH, split + 2) == usual.start(2) - len(_PAPER_PATH):
-        return {"title": text[3:split], "arxiv_id": usual[2], "year": int(usual[3]), "url": usual[1], "line": line}
+    if usual is not None:
+        url, arxiv_id, year = usual.groups()
+        return {"title": text[3:split], "arxiv_id": arxiv_id, "year": int(year), "url": url, "line": line}
     tail = _ITEM_TAIL.fullmatch(text, split + 2)
     if tail is None:
         raise ParseError(path, line, f"malformed list item: {excerpt(text)}")
@@ -120,13 +125,19 @@ def parse_card(lines: list[str], *, path: str, sha256: str, text_meta: TextMeta)
         raise ParseError(path, 1, "a card starts with '# <title>'")
     # Group the remaining non-blank lines under the heading (or preamble) they follow.
     blocks: list[tuple[str | None, int, list[tuple[int, str]]]] = [(None, 1, [])]
+    block_lines = blocks[-1][2]
     for number, text in enumerate(lines[1:], start=2):
-        if text.startswith("## "):
-            blocks.append((text[3:], number, []))
-        elif text.startswith("# "):
-            raise ParseError(path, number, "a second '# ' title line")
-        elif text:
-            blocks[-1][2].append((number, text))
+        if not text:
+            continue
+        # Most lines are list items: one test of the first character sends them to their block.
+        if text[0] == "#":
+            if text.startswith("## "):
+                block_lines = []
+                blocks.append((text[3:], number, block_lines))
+                continue
+            if text.startswith("# "):
+                raise ParseError(path, number, "a second '# ' title line")
+        block_lines.append((number, text))
 
     preamble = blocks[0][2]
     if not preamble:
@@ -178,7 +189,7 @@ def parse_card(lines: list[str], *, path: str, sha256: str, text_meta: TextMeta)
         else:
             shown = _count(list_heading[2], path, heading_line)
             total = _count(list_heading[3], path, heading_line)
-            items = [built(CardItem, _parse_item(text, path, number)) for number, text in body]
+            items = built_all(CardItem, [_parse_item(text, path, number) for number, text in body])
             if len(items) != shown:
                 raise ParseError(path, heading_line, f"'## {name}' says {shown} shown but {len(items)} items follow")
             lists[name] = built(CardList, {"shown": shown, "total": total, "items": items, "line": heading_line})

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from paperkg.ingest.parse.errors import ParseError, excerpt
-from paperkg.ingest.parse.models import CitedSource, Claim, FlagCount, built
+from paperkg.ingest.parse.models import CitedSource, Claim, FlagCount, built_all
 from paperkg.ingest.parse.values import MAX_COUNT, parse_count
 
 END = "Citations"
@@ -37,6 +37,8 @@ FLAG_SENTENCES = (
     ("It may state two separate claims as one.", "two_claims_in_one", True),
     ("The quote only partly states this claim.", "quote_partly_states", True),
 )
+# Every line the claims hold is tried as flag sentences: one test rejects most.
+_FLAG_SENTENCE_TEXTS = tuple(sentence for sentence, _, _ in FLAG_SENTENCES)
 NOTE_SENTENCES = {
     "The paper relies on this without support.": "relies_without_support",
     "The authors state this as an assumption.": "assumption",
@@ -173,6 +175,8 @@ def _header(text: str, line: int, dashed: bool) -> _Header | None:
 
 def _flags(text: str, line: int, path: str) -> _Flags | None:
     """A run of flag sentences separated by single spaces, in the fixed order; None if text has none."""
+    if text and not text.startswith(_FLAG_SENTENCE_TEXTS):
+        return None
     kinds: list[str] = []
     reasons: list[str] = []
     position, previous = 0, -1
@@ -319,9 +323,9 @@ class _Stream:
         return self._queue[0]
 
     def take(self) -> _Element:
-        element = self.peek()
-        self._queue.popleft()
-        return element
+        if not self._queue:
+            self.peek()
+        return self._queue.popleft()
 
     def expect(self, kind: type, what: str, context: str):
         element = self.take()
@@ -439,25 +443,22 @@ def _sources(draft: _Draft, warnings: list[str]) -> list[CitedSource]:
             remaining -= 1
         first_author, year, suffix, key_norm = parse_cite_key(source.cite.key)
         result.append(
-            built(
-                CitedSource,
-                {
-                    "key": source.cite.key,
-                    "first_author": first_author,
-                    "year": year,
-                    "year_suffix": suffix,
-                    "key_norm": key_norm,
-                    "matched": source.cite.matched,
-                    "checked": is_checked,
-                    "verdict": verdict,
-                    "confidence": confidence,
-                    "rationale": rationale,
-                    "ambiguous": pick,
-                    "line": source.cite.line,
-                },
-            )
+            {
+                "key": source.cite.key,
+                "first_author": first_author,
+                "year": year,
+                "year_suffix": suffix,
+                "key_norm": key_norm,
+                "matched": source.cite.matched,
+                "checked": is_checked,
+                "verdict": verdict,
+                "confidence": confidence,
+                "rationale": rationale,
+                "ambiguous": pick,
+                "line": source.cite.line,
+            }
         )
-    return result
+    return built_all(CitedSource, result)
 
 
 def _year_and_suffix(text: str) -> tuple[int, str | None] | None:
@@ -614,4 +615,4 @@ def parse_claims(lines: list[str], start: int, path: str) -> ClaimsRegion:
                 "sources": [],
             }
         )
-    return ClaimsRegion(flag_summary, [built(Claim, claim) for claim in claims], warnings, stream.next_index)
+    return ClaimsRegion(flag_summary, built_all(Claim, claims), warnings, stream.next_index)

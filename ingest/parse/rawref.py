@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from paperkg.ingest.parse.models import RawFields, RawReference, built
+from paperkg.ingest.parse.models import RawFields, RawReference, built_all
 
 # A page break inside an entry leaves the publisher imprint on a line of its own (B.8):
 # `Curran Associates, Inc., 2020. URL …` continues the line before.
@@ -286,5 +286,5 @@ def parse_raw_references(lines: list[tuple[int, str]]) -> list[RawReference]:
             line=parts[0].number,
             continuation_lines=[part.number for part in parts[1:]],
         )
-        references.append(built(RawReference, fields))
-    return references
+        references.append(fields)
+    return built_all(RawReference, references)

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from paperkg.ingest.parse.errors import ParseError, excerpt
-from paperkg.ingest.parse.models import Reference, built
+from paperkg.ingest.parse.models import Reference, built_all
 from paperkg.ingest.parse.normalise import PREPRINT, SELF_CITATION
 from paperkg.ingest.parse.values import parse_count
 
@@ -129,4 +129,4 @@ def parse_reference_list(
             raise ParseError(path, index + 1, f"title line without an author line in {what}: {excerpt(text)}")
         references.append(_reference(text, author, index + 1))
         index += 2
-    return [built(Reference, reference) for reference in references], index
+    return built_all(Reference, references), index

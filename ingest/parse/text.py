@@ -83,10 +83,13 @@ def read_lines(data: bytes, path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> tu
         raise ParseError(path, None, "empty document")
     line_endings = _line_endings(data)
     meta = TextMeta(line_endings=line_endings, bom=bom, final_newline=text.endswith(("\n", "\r")))
-    if line_endings in ("lf", "none"):
-        lines = text.split("\n")
-    else:
-        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if line_endings not in ("lf", "none"):
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
     if meta.final_newline:
         lines.pop()
-    return [line.rstrip(" \t") for line in lines], meta
+    # A line ends in a space or tab only before a line break or at the very end: most documents
+    # have none, and their lines need no copy.
+    if " \n" in text or "\t\n" in text or text.endswith((" ", "\t")):
+        return [line.rstrip(" \t") for line in lines], meta
+    return lines, meta
