@@ -19,7 +19,6 @@ import argparse
 import json
 import os
 import random
-import re
 import shutil
 import statistics
 import sys
@@ -32,9 +31,7 @@ from paperkg.ingest.run import ingest_paths, sync_directory
 from paperkg.library import library
 from paperkg.server import Instance
 
-from synth import generate
-
-SHOWN = re.compile(r", (?P<shown>\d+) of")
+from synth import generate, revised
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from run import NEO4J_ENV, bench_statements, free_port, loadavg, log
@@ -69,7 +66,7 @@ def main() -> int:
     files = sorted(live.iterdir())
     chosen = random.Random(args.seed).sample(files, max(2, round(len(files) * args.fraction)))
     edited, deleted = chosen[: len(chosen) // 2], chosen[len(chosen) // 2 :]
-    versions = {path: edit(path.read_text(encoding="utf-8")) for path in edited}
+    versions = {path: revised(path.read_text(encoding="utf-8")) for path in edited}
 
     instance = Instance(work / "home")
     # Written once the first ingest is done; a run that stops half-way leaves a graph that is
@@ -161,21 +158,6 @@ def main() -> int:
     if args.out:
         Path(args.out).write_text(json.dumps(figures, indent=2) + "\n")
     return 0
-
-
-def edit(text: str) -> str:
-    """A document's next version: the last entry of its last citation list dropped (the list's
-    heading then shows one fewer), or, where it has none, a sentence added at the end."""
-    lines = text.split("\n")
-    listed = [i for i, line in enumerate(lines) if line.startswith("- [")]
-    headings = [i for i, line in enumerate(lines) if SHOWN.search(line) and line.startswith("## ")]
-    before = [i for i in headings if listed and i < listed[-1]]
-    if listed and before:
-        heading = before[-1]
-        lines[heading] = SHOWN.sub(lambda m: f", {int(m['shown']) - 1} of", lines[heading])
-        del lines[listed[-1]]
-        return "\n".join(lines)
-    return text.rstrip("\n") + " A sentence added in revision.\n"
 
 
 if __name__ == "__main__":

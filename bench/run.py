@@ -9,7 +9,7 @@ test suite's):
 * parse throughput (MB/s, in this process);
 * `paperkg ingest` into an empty database, run as a subprocess: nodes + relationships per
   second and its peak resident memory; then the same command on the unchanged corpus, three
-  times (the median counts);
+  times (the median counts), and `paperkg sync` of it with 1 % of its documents changed;
 * the same graph written by a straightforward `LOAD CSV` script (bench/load_csv.cypher: MERGE
   on the constrained keys, `CALL {...} IN TRANSACTIONS`) from the rows `paperkg export
   --admin-import` writes, copied into the instance's import directory, and by a naive path
@@ -59,12 +59,13 @@ from paperkg.schema import apply_schema, store_missing_claim_status, store_missi
 from paperkg.server import Instance
 
 from goals import goal_lines, goals
-from synth import generate
+from synth import generate, revised
 
 ROOT = Path(__file__).resolve().parent
 NEO4J_ENV = ("NEO4J_URI", "NEO4J_USERNAME", "NEO4J_PASSWORD", "NEO4J_DATABASE")
 QUERY_REPEATS = 10  # corpus-wide queries, after one warm-up run
 REINGEST_RUNS = 3
+SYNC_FRACTION = 0.01  # of the documents a timed sync finds changed (issue 20)
 FIRST_LOAD_RUNS = 3  # for corpora up to REPEATED_UP_TO papers
 REPEATED_UP_TO = 10_000
 WARM_UP_PAPERS = 300
@@ -217,6 +218,8 @@ class Bench:
         log(f"re-ingest: {row['reingest']}")
         if largest:
             row["queries"] = self.queries()
+        row["sync"] = self.sync_changed(corpus, row["ingest"]["seconds"])
+        log(f"sync: {row['sync']}")
         self.fresh_database()
         row["naive"] = self.naive(export_dir, row["items"])
         log(f"naive: {row['naive']}")
@@ -280,6 +283,36 @@ class Bench:
             "counts": counted,
             "items_per_s": round(counted["total"] / seconds),
             "peak_rss_mb": rss,
+            "load": load,
+        }
+
+    def sync_changed(self, corpus: Path, first_ingest_seconds: float) -> dict[str, Any]:
+        """`paperkg sync` of the corpus with SYNC_FRACTION of its documents changed, half revised
+        (synth.revised) and half deleted, on the graph of the corpus as it is; the
+        files are put back afterwards (the graph is not: a fresh database follows)."""
+        files = sorted(path for path in corpus.iterdir() if not path.name.startswith("."))
+        chosen = random.Random(self.args.seed).sample(files, max(2, round(len(files) * SYNC_FRACTION)))
+        edited, deleted = chosen[: len(chosen) // 2], chosen[len(chosen) // 2 :]
+        originals = {path: path.read_bytes() for path in chosen}
+        try:
+            for path in edited:
+                path.write_text(revised(originals[path].decode("utf-8")), encoding="utf-8")
+            for path in deleted:
+                path.unlink()
+            load = loadavg()
+            seconds, rss, rejected = measured(
+                [sys.executable, "-m", "paperkg.cli", "sync", str(corpus), "--quiet"], self.instance.home
+            )
+        finally:
+            for path, data in originals.items():
+                path.write_bytes(data)
+        return {
+            "seconds": round(seconds, 2),
+            "edited": len(edited),
+            "deleted": len(deleted),
+            "rejected": rejected,
+            "peak_rss_mb": rss,
+            "fraction": round(seconds / first_ingest_seconds, 4),
             "load": load,
         }
 
@@ -674,6 +707,7 @@ def table(results: dict[str, Any]) -> str:
         "vs LOAD CSV",
         "vs naive",
         "re-ingest",
+        "1 % sync",
         "peak RSS MB",
         "load",
     )
@@ -693,6 +727,7 @@ def table(results: dict[str, Any]) -> str:
                 f"{r['ratios']['ingest_vs_load_csv']}x",
                 f"{r['ratios']['ingest_vs_naive']}x",
                 f"{100 * r['reingest']['fraction']:.1f}%",
+                f"{100 * r['sync']['fraction']:.1f}%",
                 f"{r['ingest']['peak_rss_mb']}",
                 f"{r['ingest']['load']}",
             )

@@ -27,6 +27,7 @@ import argparse
 import json
 import math
 import random
+import re
 import string
 import sys
 from array import array
@@ -1758,6 +1759,24 @@ def main(argv: list[str] | None = None) -> int:
     if summary.truth:
         print(f"planted the identity cases; which mentions are one work: {summary.truth}")
     return 0
+
+
+SHOWN = re.compile(r", (?P<shown>\d+) of")
+
+
+def revised(text: str) -> str:
+    """A document's next version: the last entry of its last citation list dropped (the list's
+    heading then shows one fewer), or, where it has none, a sentence added at the end."""
+    lines = text.split("\n")
+    listed = [i for i, line in enumerate(lines) if line.startswith("- [")]
+    headings = [i for i, line in enumerate(lines) if SHOWN.search(line) and line.startswith("## ")]
+    before = [i for i in headings if listed and i < listed[-1]]
+    if listed and before:
+        heading = before[-1]
+        lines[heading] = SHOWN.sub(lambda m: f", {int(m['shown']) - 1} of", lines[heading])
+        del lines[listed[-1]]
+        return "\n".join(lines)
+    return text.rstrip("\n") + " A sentence added in revision.\n"
 
 
 if __name__ == "__main__":
