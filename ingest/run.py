@@ -16,6 +16,7 @@ import threading
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -531,7 +532,7 @@ def _read_batches(
                     if stop.is_set():
                         return
                     result, assertions = read_document(
-                        path, max_bytes, set(known) if digest else set(), replacing=str(path) in held
+                        path, max_bytes, known.keys() if digest else set(), str(path) in held, digest
                     )
                     results.append(result)
                     if result.doc_id and result.status != "rejected":
@@ -581,13 +582,20 @@ def _file_digest(path: Path, max_bytes: int) -> str | None:
 
 
 def read_document(
-    path: Path, max_bytes: int, known: set[str] = frozenset(), replacing: bool = False
+    path: Path,
+    max_bytes: int,
+    known: AbstractSet[str] = frozenset(),
+    replacing: bool = False,
+    digest: str | None = None,
 ) -> tuple[DocumentResult, Assertions | None]:
     """Read, hash and parse one file: its result, and what it asserts unless it is unchanged
     (its content hash is a `known` document, wherever that lay) or rejected. `replacing`: the
-    path held another document before (the result is "changed"). Whatever goes wrong rejects
-    this document alone."""
+    path held another document before (the result is "changed"). `digest`: the file's content
+    hash, just read: a known one is not read again. Whatever goes wrong rejects this document
+    alone."""
     name = str(path)
+    if digest is not None and digest in known:
+        return DocumentResult(name, "unchanged", doc_id=digest), None
     try:
         data = read_regular_file(path, max_bytes)
     except OSError as exc:
