@@ -53,6 +53,11 @@ DATABASE = "neo4j"
 # Pass 2's spill (see _Spill): partitions on disk, and records held per partition before a write.
 PARTITIONS = 64
 SPILL_RECORDS = 2000
+# neo4j-admin's memory: its heap, and the off-heap memory it may take for its id mapping and
+# caches (its own default is most of the machine's memory). Together with the JVM's own
+# overhead they keep the importer's process under 1 GB (docs/performance.md, issue 20).
+IMPORT_HEAP = "512m"
+IMPORT_OFF_HEAP = "256m"
 _COMBINED_EDGES = ("paper_cites", "makes", "claim_cites", "checked_against", "supports", "refers_to")
 
 
@@ -106,7 +111,7 @@ def export_admin_import(
     return summary
 
 
-def import_arguments(directory: Path) -> list[str]:
+def import_arguments(directory: Path, *, off_heap: str = IMPORT_OFF_HEAP) -> list[str]:
     """neo4j-admin's arguments for importing the files of `directory` into an empty `neo4j` database."""
     return [
         "database",
@@ -116,6 +121,7 @@ def import_arguments(directory: Path) -> list[str]:
         "--overwrite-destination=true",
         "--multiline-fields=true",
         f"--array-delimiter=U+{ord(ARRAY_DELIMITER):04X}",
+        f"--max-off-heap-memory={off_heap}",
         f"--report-file={directory / 'import.report'}",
         *(f"--nodes={directory / node_file(label)}.csv" for label in NODES),
         *(f"--relationships={directory / name}.csv" for name in RELATIONSHIPS),
@@ -132,7 +138,9 @@ def load(instance: Instance, directory: Path) -> None:
         finish_import(kb)
 
 
-def import_into(instance: Instance, directory: Path, *, heap: str = "1g") -> None:
+def import_into(
+    instance: Instance, directory: Path, *, heap: str = IMPORT_HEAP, off_heap: str = IMPORT_OFF_HEAP
+) -> None:
     """Run neo4j-admin's offline import of `directory` into the (stopped) instance's database."""
     if instance.is_running():
         raise ExportError(f"the server in {instance.home} is running: stop it before an offline import")
@@ -145,7 +153,7 @@ def import_into(instance: Instance, directory: Path, *, heap: str = "1g") -> Non
         "-cp",
         instance.classpath(),
         "org.neo4j.cli.AdminTool",
-        *import_arguments(directory),
+        *import_arguments(directory, off_heap=off_heap),
     ]
     result = subprocess.run(command, env=env, capture_output=True, text=True)
     if result.returncode != 0:
