@@ -54,8 +54,8 @@ DATABASE = "neo4j"
 PARTITIONS = 64
 SPILL_RECORDS = 2000
 # neo4j-admin's memory: its heap, and the off-heap memory it may take for its id mapping and
-# caches (its own default is most of the machine's memory). Together with the JVM's own
-# overhead they keep the importer's process under 1 GB (docs/performance.md, issue 20).
+# caches (its own default is most of the machine's memory). With the JVM's own overhead they
+# keep the importer within the offline path's memory goal (docs/performance.md, issue 20).
 IMPORT_HEAP = "512m"
 IMPORT_OFF_HEAP = "256m"
 _COMBINED_EDGES = ("paper_cites", "makes", "claim_cites", "checked_against", "supports", "refers_to")

@@ -4,7 +4,9 @@ A mention's identity is its `Evidence`: the arXiv id, DOI, normalised title, yea
 key it states. `resolve` partitions a set of evidence into works. It looks at the set only,
 never at the order in which documents came, so ingestion (batch by batch against the graph),
 the admin-import export (the whole corpus at once) and any history of retractions give the
-same works. The rules, in order (MODEL.md "Paper identity"):
+same works. Every rule joins evidence through an identifier they share, so `works_of` resolves
+one connected class of evidence at a time (memory for one class's working state, not the
+whole set's) and `resolve` is built on it. The rules, in order (MODEL.md "Paper identity"):
 
 1. **arXiv id.** Evidence with the same arXiv id is one work; two arXiv ids are never one work.
 2. **DOI.** A DOI stated together with exactly one arXiv id belongs to that work (a preprint
