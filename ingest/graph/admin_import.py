@@ -53,11 +53,13 @@ DATABASE = "neo4j"
 # Pass 2's spill (see _Spill): partitions on disk, and records held per partition before a write.
 PARTITIONS = 64
 SPILL_RECORDS = 2000
-# neo4j-admin's memory: its heap, and the off-heap memory it may take for its id mapping and
-# caches (its own default is most of the machine's memory). With the JVM's own overhead they
-# keep the importer within the offline path's memory goal (docs/performance.md, issue 20).
+# neo4j-admin's memory: its heap, the off-heap memory it may take for its id mapping and caches
+# (its own default is most of the machine's memory), and its page cache (else the server's, from
+# the home's neo4j.conf, or its own large default). With the JVM's own overhead they keep the
+# importer within the offline path's memory goal (docs/performance.md, issue 20).
 IMPORT_HEAP = "512m"
 IMPORT_OFF_HEAP = "256m"
+IMPORT_PAGE_CACHE = "128m"
 _COMBINED_EDGES = ("paper_cites", "makes", "claim_cites", "checked_against", "supports", "refers_to")
 
 
@@ -139,7 +141,12 @@ def load(instance: Instance, directory: Path) -> None:
 
 
 def import_into(
-    instance: Instance, directory: Path, *, heap: str = IMPORT_HEAP, off_heap: str = IMPORT_OFF_HEAP
+    instance: Instance,
+    directory: Path,
+    *,
+    heap: str = IMPORT_HEAP,
+    off_heap: str = IMPORT_OFF_HEAP,
+    page_cache: str = IMPORT_PAGE_CACHE,
 ) -> None:
     """Run neo4j-admin's offline import of `directory` into the (stopped) instance's database."""
     if instance.is_running():
@@ -147,6 +154,9 @@ def import_into(
     # The importer finds the store where the server keeps it: $NEO4J_HOME/data by default, or
     # as the home's neo4j.conf says.
     env = {**os.environ, "NEO4J_HOME": str(instance.home), "NEO4J_CONF": str(instance.home / "conf")}
+    # The import's own settings, over the server's (its page cache is sized for serving queries).
+    settings = directory / "import.conf"
+    settings.write_text(f"server.memory.pagecache.size={page_cache}\n", encoding="utf-8")
     command = [
         require_java(),
         f"-Xmx{heap}",
@@ -154,6 +164,7 @@ def import_into(
         instance.classpath(),
         "org.neo4j.cli.AdminTool",
         *import_arguments(directory, off_heap=off_heap),
+        f"--additional-config={settings}",
     ]
     result = subprocess.run(command, env=env, capture_output=True, text=True)
     if result.returncode != 0:
