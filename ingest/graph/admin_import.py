@@ -11,11 +11,13 @@ same provenance, paper properties folded from the MENTIONS statements like
 `cypher/refold_papers.cypher`, and the same works: `identity.resolve` over the corpus's
 evidence, which ingestion reaches batch by batch.
 
-Two passes keep memory to the corpus's distinct evidence and its works: the first parses every
-document, collects its distinct evidence and spools what it asserts to a temporary file; the
-second maps evidence to papers and writes the rows, spilling what several documents state
-about one key (a paper's properties, a claim, a relationship) to partitions on disk that are
-combined one at a time.
+Two passes keep memory to the corpus's distinct evidence and its papers' ids: the first parses
+every document, collects its distinct evidence and spools what it asserts to a temporary file;
+identity is then resolved one connected class of evidence at a time (`identity.works_of`), each
+work's Evidence rows written and its identifiers spilled as it is found, so that only each
+evidence's paper id is kept; the second pass maps evidence to papers and writes the rows,
+spilling what several documents state about one key (a paper's properties and identifiers, a
+claim, a relationship) to partitions on disk that are combined one at a time.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import os
 import pickle
 import subprocess
+import sys
 import tempfile
 import uuid
 import zlib
@@ -35,7 +38,7 @@ from typing import IO, Any
 from paperkg.cypher_files import statements
 from paperkg.db import KnowledgeBase, connect
 from paperkg.ingest.graph.contract import NODES, RELATIONSHIPS
-from paperkg.ingest.graph.identity import Evidence, Work, resolve
+from paperkg.ingest.graph.identity import Evidence, works_of
 from paperkg.ingest.graph.import_run import record_import
 from paperkg.ingest.graph.rows import Assertions
 from paperkg.ingest.graph.write import batch_rows, document_row, fold
@@ -50,6 +53,13 @@ DATABASE = "neo4j"
 # Pass 2's spill (see _Spill): partitions on disk, and records held per partition before a write.
 PARTITIONS = 64
 SPILL_RECORDS = 2000
+# neo4j-admin's memory: its heap, the off-heap memory it may take for its id mapping and caches
+# (its own default is most of the machine's memory), and its page cache (else the server's, from
+# the home's neo4j.conf, or its own large default). With the JVM's own overhead they keep the
+# importer within the offline path's memory goal (docs/performance.md, issue 20).
+IMPORT_HEAP = "512m"
+IMPORT_OFF_HEAP = "256m"
+IMPORT_PAGE_CACHE = "128m"
 _COMBINED_EDGES = ("paper_cites", "makes", "claim_cites", "checked_against", "supports", "refers_to")
 
 
@@ -93,17 +103,17 @@ def export_admin_import(
     with tempfile.TemporaryFile(dir=out) as spool:
         discovery = discover(paths)
         summary.rejected.extend(result.error for result in discovery.rejected)
-        # The evidence set is let go once resolved: its works hold what pass 2 needs.
-        works = resolve(_first_pass(discovery.files, spool, summary, max_bytes))
+        spill = _Spill(out)
+        paper_of, evidence_files = _resolved(_first_pass(discovery.files, spool, summary, max_bytes), out, spill)
         spool.seek(0)
-        _second_pass(_spooled(spool), works, out, summary)
+        _second_pass(_spooled(spool), paper_of, spill, evidence_files, out, summary)
     # An argument file for `neo4j-admin @import.args`: one argument per line, quoted (paths may hold spaces).
     lines = ['"' + argument.replace("\\", "\\\\").replace('"', '\\"') + '"' for argument in import_arguments(out)]
     summary.arguments_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return summary
 
 
-def import_arguments(directory: Path) -> list[str]:
+def import_arguments(directory: Path, *, off_heap: str = IMPORT_OFF_HEAP) -> list[str]:
     """neo4j-admin's arguments for importing the files of `directory` into an empty `neo4j` database."""
     return [
         "database",
@@ -113,6 +123,7 @@ def import_arguments(directory: Path) -> list[str]:
         "--overwrite-destination=true",
         "--multiline-fields=true",
         f"--array-delimiter=U+{ord(ARRAY_DELIMITER):04X}",
+        f"--max-off-heap-memory={off_heap}",
         f"--report-file={directory / 'import.report'}",
         *(f"--nodes={directory / node_file(label)}.csv" for label in NODES),
         *(f"--relationships={directory / name}.csv" for name in RELATIONSHIPS),
@@ -129,20 +140,31 @@ def load(instance: Instance, directory: Path) -> None:
         finish_import(kb)
 
 
-def import_into(instance: Instance, directory: Path, *, heap: str = "1g") -> None:
+def import_into(
+    instance: Instance,
+    directory: Path,
+    *,
+    heap: str = IMPORT_HEAP,
+    off_heap: str = IMPORT_OFF_HEAP,
+    page_cache: str = IMPORT_PAGE_CACHE,
+) -> None:
     """Run neo4j-admin's offline import of `directory` into the (stopped) instance's database."""
     if instance.is_running():
         raise ExportError(f"the server in {instance.home} is running: stop it before an offline import")
     # The importer finds the store where the server keeps it: $NEO4J_HOME/data by default, or
     # as the home's neo4j.conf says.
     env = {**os.environ, "NEO4J_HOME": str(instance.home), "NEO4J_CONF": str(instance.home / "conf")}
+    # The import's own settings, over the server's (its page cache is sized for serving queries).
+    settings = directory / "import.conf"
+    settings.write_text(f"server.memory.pagecache.size={page_cache}\n", encoding="utf-8")
     command = [
         require_java(),
         f"-Xmx{heap}",
         "-cp",
         instance.classpath(),
         "org.neo4j.cli.AdminTool",
-        *import_arguments(directory),
+        *import_arguments(directory, off_heap=off_heap),
+        f"--additional-config={settings}",
     ]
     result = subprocess.run(command, env=env, capture_output=True, text=True)
     if result.returncode != 0:
@@ -170,10 +192,22 @@ def _first_pass(files: Sequence[Path], spool: IO[bytes], summary: ExportSummary,
         if assertions is None:
             summary.rejected.append(result.error or result.path)
             continue
-        evidence.update(unit.evidence for unit in assertions.units)
+        for unit in assertions.units:
+            found = unit.evidence
+            if found not in evidence:
+                # One copy of each identifier string: a work's evidence mostly repeats its title and ids.
+                evidence.add(Evidence(*(None if value is None else _intern(value) for value in _fields(found))))
         pickle.dump(assertions, spool, protocol=pickle.HIGHEST_PROTOCOL)
         summary.documents += 1
     return evidence
+
+
+def _fields(e: Evidence) -> tuple[Any, ...]:
+    return (e.arxiv_id, e.doi, e.title_norm, e.year, e.fallback)
+
+
+def _intern(value: Any) -> Any:
+    return sys.intern(value) if isinstance(value, str) else value
 
 
 def _spooled(spool: IO[bytes]) -> Iterator[Assertions]:
@@ -182,6 +216,40 @@ def _spooled(spool: IO[bytes]) -> Iterator[Assertions]:
             yield pickle.load(spool)
         except EOFError:
             return
+
+
+# -- identity: the works, one connected class of evidence at a time --------------------------
+
+
+def _resolved(evidence: set[Evidence], out: Path, spill: _Spill) -> tuple[dict[Evidence, str], list[_Csv]]:
+    """Each evidence's paper id. The Evidence nodes and their EVIDENCE_OF relationships are
+    written, and each paper's identifiers spilled, as its work is found; no work is kept."""
+    works = works_of(evidence)
+    del evidence  # the resolver holds it until it has indexed it
+    paper_of: dict[Evidence, str] = {}
+    with _Csv.nodes(out, "Evidence") as evidence_file, _Csv.relationships(out, "evidence_of") as evidence_of:
+        for work in works:
+            identity = {
+                "arxiv_id": work.arxiv_id,
+                "doi": work.doi,
+                "dois": work.dois or None,
+                "fallback": work.fallback,
+            }
+            spill.add(work.paper_id, ("identity", work.paper_id, identity))
+            for e in work.evidence:
+                evidence_file.write(
+                    e.key,
+                    properties={
+                        "arxiv_id": e.arxiv_id,
+                        "doi": e.doi,
+                        "title_norm": e.title_norm,
+                        "year": e.year,
+                        "fallback": e.fallback,
+                    },
+                )
+                evidence_of.write(e.key, work.paper_id, properties={})
+                paper_of[e] = work.paper_id
+    return paper_of, [evidence_file, evidence_of]
 
 
 # -- pass 2: rows -----------------------------------------------------------------------------
@@ -237,10 +305,14 @@ class _Spill:
 
 
 def _second_pass(
-    documents: Iterator[Assertions], works: dict[Evidence, Work], out: Path, summary: ExportSummary
+    documents: Iterator[Assertions],
+    paper_of: dict[Evidence, str],
+    spill: _Spill,
+    evidence_files: list[_Csv],
+    out: Path,
+    summary: ExportSummary,
 ) -> None:
     run_id, now = str(uuid.uuid4()), datetime.now(UTC)
-    spill = _Spill(out)
     with (
         _Csv.nodes(out, "Document") as document_file,
         _Csv.relationships(out, "paper_mentions") as paper_mentions,
@@ -248,7 +320,7 @@ def _second_pass(
         _Csv.relationships(out, "source_mentions") as source_mentions,
     ):
         for a in documents:
-            rows, _ = batch_rows([a], lambda evidence: works[evidence].paper_id)
+            rows, _ = batch_rows([a], paper_of.__getitem__)
             document = {key: value for key, value in document_row(a).items() if key != "doc_id"}
             document_file.write(a.doc_id, properties={**document, "run_id": run_id, "ingested_at": now})
             for paper in rows["write_papers"]:
@@ -275,20 +347,7 @@ def _second_pass(
                     _spill_edge(spill, "supports", row["source_id"], row["claim_id"], [a.doc_id])
             for row in rows["write_refers_to"]:
                 _spill_edge(spill, "refers_to", row["source_id"], row["paper_id"], [a.doc_id])
-    resolved = {work.paper_id: work for work in works.values()}
-    with _Csv.nodes(out, "Evidence") as evidence_file, _Csv.relationships(out, "evidence_of") as evidence_of:
-        for evidence, work in sorted(works.items(), key=lambda item: item[0].encode()):
-            evidence_file.write(
-                evidence.key,
-                properties={
-                    "arxiv_id": evidence.arxiv_id,
-                    "doi": evidence.doi,
-                    "title_norm": evidence.title_norm,
-                    "year": evidence.year,
-                    "fallback": evidence.fallback,
-                },
-            )
-            evidence_of.write(evidence.key, work.paper_id, properties={})
+    paper_of.clear()  # every document's rows are out: the rest is combined from the spill
     combined = {
         "Paper": _Csv.nodes(out, "Paper"),
         **{label: _Csv.nodes(out, label) for label in ("Claim", "Source")},
@@ -296,7 +355,7 @@ def _second_pass(
     }
     try:
         for records in spill.partitions():
-            _write_partition(records, resolved, combined)
+            _write_partition(records, combined)
     finally:
         for csv_file in combined.values():
             csv_file.handle.close()
@@ -305,8 +364,7 @@ def _second_pass(
         paper_mentions,
         claim_mentions,
         source_mentions,
-        evidence_file,
-        evidence_of,
+        *evidence_files,
         *combined.values(),
     ]
     counts = {csv.name: csv.rows for csv in written}
@@ -321,21 +379,23 @@ def _spill_edge(
     spill.add(f"{start}\x00{end}", ("edge", name, start, end, doc_ids, properties))
 
 
-def _write_partition(records: Iterator[tuple], resolved: dict[str, Work], out: dict[str, _Csv]) -> None:
+def _write_partition(records: Iterator[tuple], out: dict[str, _Csv]) -> None:
     """Combine one partition's records and write its rows: every key's records are in it."""
+    identities: dict[str, dict[str, Any]] = {}  # paper → its work's identifiers
     folded: dict[str, dict[str, tuple[str, Any]]] = {}  # paper → property → (precedence, value)
     nodes: dict[str, dict[str, dict[str, Any]]] = {"Claim": {}, "Source": {}}  # a later statement overrides
     edges = {name: _Edges() for name in _COMBINED_EDGES}
     for record in records:
         if record[0] == "fold":
             fold(folded.setdefault(record[1], {}), record[2])
+        elif record[0] == "identity":
+            identities[record[1]] = record[2]
         elif record[0] == "node":
             nodes[record[1]].setdefault(record[2], {}).update(record[3])
         else:
             edges[record[1]].add(*record[2:])
     for paper_id, properties in folded.items():
-        work = resolved[paper_id]
-        identity = {"arxiv_id": work.arxiv_id, "doi": work.doi, "dois": work.dois or None, "fallback": work.fallback}
+        identity = identities[paper_id]
         out["Paper"].write(paper_id, properties={**{key: value for key, (_, value) in properties.items()}, **identity})
     for label, found in nodes.items():
         for key, properties in found.items():

@@ -4,7 +4,9 @@ A mention's identity is its `Evidence`: the arXiv id, DOI, normalised title, yea
 key it states. `resolve` partitions a set of evidence into works. It looks at the set only,
 never at the order in which documents came, so ingestion (batch by batch against the graph),
 the admin-import export (the whole corpus at once) and any history of retractions give the
-same works. The rules, in order (MODEL.md "Paper identity"):
+same works. Every rule joins evidence through an identifier they share, so `works_of` resolves
+one connected class of evidence at a time (memory for one class's working state, not the
+whole set's) and `resolve` is built on it. The rules, in order (MODEL.md "Paper identity"):
 
 1. **arXiv id.** Evidence with the same arXiv id is one work; two arXiv ids are never one work.
 2. **DOI.** A DOI stated together with exactly one arXiv id belongs to that work (a preprint
@@ -26,7 +28,8 @@ else a hash of its title and earliest year, else a hash of its fallback key.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Collection, Iterable
+from array import array
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,7 +71,7 @@ class Mention:
 _SEPARATOR = "\x1f"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Evidence:
     """What one mention states about which work it is. Equal evidence always resolves alike,
     so resolution works on the set of distinct evidence, never on each mention."""
@@ -148,7 +151,55 @@ def _near(years: Iterable[int], others: Iterable[int]) -> bool:
 
 def resolve(evidence: Iterable[Evidence]) -> dict[Evidence, Work]:
     """Partition evidence into works (the module's rules); each evidence's work."""
-    items: Collection[Evidence] = evidence if isinstance(evidence, (set, frozenset)) else set(evidence)  # not copied
+    return {e: work for work in works_of(evidence) for e in work.evidence}
+
+
+def works_of(evidence: Iterable[Evidence]) -> Iterator[Work]:
+    """`resolve`'s works, one connected class of evidence at a time.
+
+    Every rule joins evidence only through an identifier they share (an arXiv id, a DOI, a
+    title, or a fallback key of evidence that has none of the others), and every test a rule
+    makes looks only at evidence reached that way. So evidence sharing no identifier with the
+    rest has the same works alone as among the rest, and each connected class is resolved on
+    its own: memory holds the classes' index (integers) and one class's working state, not
+    the working state of the whole set."""
+    items = list(evidence if isinstance(evidence, (set, frozenset)) else set(evidence))
+    del evidence  # the caller's set may go: the list holds the evidence
+    for members in _connected(items):
+        yield from _resolve_connected([items[index] for index in members])
+
+
+def _connected(items: list[Evidence]) -> Iterator[list[int]]:
+    """The indices of `items` in classes linked by a shared identifier, each class in order."""
+    parent = array("q", range(len(items)))
+
+    def root(index: int) -> int:
+        while parent[index] != index:
+            parent[index] = parent[parent[index]]
+            index = parent[index]
+        return index
+
+    first: tuple[dict[str, int], ...] = ({}, {}, {}, {})  # arXiv id, DOI, title, fallback → an index
+    for index, e in enumerate(items):
+        identifiers = [(kind, value) for kind, value in enumerate((e.arxiv_id, e.doi, e.title_norm)) if value]
+        for kind, value in identifiers or [(3, e.fallback or "")]:  # rule 5's class: no id, no title
+            other = first[kind].setdefault(value, index)
+            if other != index:
+                a, b = root(index), root(other)
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+    del first
+    roots = array("q", (root(index) for index in range(len(items))))
+    order = sorted(range(len(items)), key=roots.__getitem__)
+    start = 0
+    for end in range(1, len(order) + 1):
+        if end == len(order) or roots[order[end]] != roots[order[start]]:
+            yield order[start:end]
+            start = end
+
+
+def _resolve_connected(items: Collection[Evidence]) -> Iterator[Work]:
+    """The rules over one set of evidence (any set: `works_of` gives it one connected class)."""
     # -- rules 1 and 2: identifier classes. A class is ("a", arXiv id), ("d", DOI) or ("f", fallback).
     arxiv_of_doi: dict[str, set[str]] = {}
     for e in items:
@@ -263,7 +314,6 @@ def resolve(evidence: Iterable[Evidence]) -> dict[Evidence, Work]:
     evidence_of: dict[Any, list[Evidence]] = {}
     for e in items:
         evidence_of.setdefault(sets.find(item_of(e)), []).append(e)
-    result: dict[Evidence, Work] = {}
     for root, found in evidence_of.items():
         classes = members_of[root]
         arxiv_ids = sorted(c[1] for c in classes if c[0] == "a")
@@ -276,9 +326,7 @@ def resolve(evidence: Iterable[Evidence]) -> dict[Evidence, Work]:
             fallbacks[0] if fallbacks else None,
             sorted(found, key=Evidence.encode),
         )
-        for e in found:
-            result[e] = work
-    return result
+        yield work
 
 
 def _linked(found: dict[tuple, set[int]]) -> list[list[tuple]]:
