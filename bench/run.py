@@ -438,8 +438,7 @@ class Bench:
         load = loadavg()
         # neo4j-admin in a process of its own, as `paperkg export --load` runs it: its peak RSS.
         imported, import_rss, _ = measured(
-            [sys.executable, str(ROOT / "offline_import.py"), str(self.instance.home), str(directory)]
-            + ["--heap", self.args.heap],
+            [sys.executable, str(ROOT / "offline_import.py"), str(self.instance.home), str(directory)],
             self.instance.home,
         )
         started = time.perf_counter()
