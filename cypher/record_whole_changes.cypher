@@ -4,8 +4,8 @@
 // everything in it is what the run added. Every transaction of the run writes it again, so a
 // run that stops half-way leaves the counts of what it committed; `changes_since` reads the
 // things themselves from the graph. A paper CITES papers only and CHECKED_AGAINST joins a
-// claim to a source, so those counts come from the count store (a MATCH … count(*) does;
-// a COUNT { } subquery in a SET does not, and scans); the sources matched to a work
+// claim to a source, so those counts come from the count store (each CALL's plan is a
+// NodeCountFromCountStore or RelationshipCountFromCountStore); the sources matched to a work
 // are counted one by one, so only at the end of the run (`final`): a run that stopped
 // half-way counts none. Returns how many things it counts.
 //
