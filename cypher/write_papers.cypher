@@ -13,7 +13,7 @@
 //
 // param rows: list — one map per row to write, as ingest/graph/rows.py builds them
 UNWIND $rows AS row
-WITH row, NOT row.new AS existed, coalesce(row.folded, head(row.mentions).properties) AS folded
+WITH row, coalesce(row.folded, head(row.mentions).properties) AS folded
 CALL (row, folded) {
   WITH row WHERE row.new
   CREATE (p:Paper {paper_id: row.paper_id})
@@ -24,18 +24,18 @@ CALL (row, folded) {
   MERGE (p:Paper {paper_id: row.paper_id})
   RETURN p
 }
-WITH p, row, folded, CASE WHEN existed THEN [key IN keys(folded) WHERE p[key] IS NULL AND key <> 'title']
-                    ELSE [] END AS lacking, existed
-WITH p, row, folded, lacking, CASE WHEN existed THEN reduce(found = [], mention IN row.mentions | found +
+WITH p, row, folded, CASE WHEN row.new THEN [] ELSE [key IN keys(folded) WHERE p[key] IS NULL AND key <> 'title']
+                    END AS lacking
+WITH p, row, folded, lacking, CASE WHEN row.new THEN [] ELSE reduce(found = [], mention IN row.mentions | found +
                  [key IN keys(mention.properties) WHERE NOT coalesce(p[key] = mention.properties[key], false)
-                  AND NOT key IN found AND NOT key IN lacking]) ELSE [] END AS contested_keys, existed
+                  AND NOT key IN found AND NOT key IN lacking]) END AS contested_keys
 FOREACH (key IN lacking | SET p[key] = folded[key])
-WITH p, row, contested_keys, existed
+WITH p, row, contested_keys
 CALL (p, row) {
   UNWIND row.mentions AS mention
   MATCH (d:Document {doc_id: mention.doc_id})
   CREATE (d)-[m:MENTIONS]->(p)
   SET m = mention.properties, m += mention.unit, m.precedence = mention.precedence
 }
-WITH row, contested_keys, existed WHERE size(contested_keys) > 0 OR NOT existed
-RETURN row.paper_id AS paper_id, contested_keys, NOT existed AS created;
+WITH row, contested_keys WHERE size(contested_keys) > 0 OR row.new
+RETURN row.paper_id AS paper_id, contested_keys, row.new AS created;

@@ -442,7 +442,8 @@ def _reshape(
     if not merges and not moves:
         return set()
     reshaped = {row["keep"] for row in merges} | {row["from"] for row in moves} | {row["to"] for row in moves}
-    changed = sorted(reshaped | {row["gone"] for row in merges})
+    gone = {row["gone"] for row in merges}
+    changed = sorted(reshaped | gone)
     if recorder:
         recorder.reshaping(changed, merges, moves, region, resolution.works)
     tx.run(statement("clear_identity"), paper_ids=changed).consume()
@@ -453,7 +454,7 @@ def _reshape(
         tx.run(statement("move_mentions"), moves=moves).consume()
         split = sorted({row["from"] for row in moves} | {row["to"] for row in moves})
         tx.run(statement("redraw_relationships"), paper_ids=split).consume()
-    resolution.reshaped = reshaped - {row["gone"] for row in merges}
+    resolution.reshaped = reshaped - gone
     resolution.merged = len(merges)
     resolution.split = len({row["from"] for row in moves})
-    return {row["gone"] for row in merges}
+    return gone
