@@ -9,7 +9,8 @@
 // first ingest into an empty graph, or an offline import) has one "whole" change set that
 // holds counts only (ingest/graph/changes.py): in a window that holds it, what that run added
 // is read from the graph (everything in it, as it is now, or for the run itself as it was
-// before the next run changed it).
+// before the next run changed it); with a paper, only what is around that paper is read, so
+// the cost follows the paper and the history, not the graph.
 //
 // param since: string = null — an ISO date or date-time (UTC): changes committed at or after it (null: all)
 // param after_run: string = null — a run id: only changes of the runs after that one
@@ -35,101 +36,193 @@
 // :param limit => 1000;
 
 CALL () {
-  OPTIONAL MATCH (part:ChangeSet {run_id: $after_run})
-  WITH max(part.run_started) AS started
-  OPTIONAL MATCH (run:IngestRun {run_id: $after_run})
-  RETURN coalesce(run.run_started, started, run.started_at) AS mark
-}
-// The whole change set the window holds, if any: it is the first change set (its run started
-// on a graph without knowledge or history).
-CALL () {
-  OPTIONAL MATCH (origin:ChangeSet {whole: true})
-  WHERE $after_run IS NULL
-    AND ($since IS NULL OR origin.committed_at >= datetime($since))
-    AND ($run IS NULL OR origin.run_id = $run)
-  WITH origin ORDER BY origin.run_started DESC LIMIT 1
-  RETURN origin.run_started AS origin, origin.run_id AS origin_run
-}
-CALL (mark, origin, origin_run) {
-  // Each stored change in the window (in_window) and, for a whole run itself, each change
-  // after it (what a later run found is what the whole run had left).
-  MATCH (cs:ChangeSet)
-  WITH cs, ($since IS NULL OR cs.committed_at >= datetime($since))
-    AND ($run IS NULL OR cs.run_id = $run)
-    AND ($after_run IS NULL OR (cs.run_started > mark AND cs.run_id <> $after_run)) AS in_window
-  WHERE in_window OR (origin IS NOT NULL AND $run IS NOT NULL AND cs.run_started > origin)
-  UNWIND range(0, size(coalesce(cs.entity, [])) - 1) AS i
-  RETURN cs.entity[i] AS entity, cs.key[i] AS key, cs.run_started AS started, cs.batch AS batch, i,
-         {before: cs.before[i], after: cs.after[i], paper: cs.paper[i], other: cs.other[i],
-          detail: cs.detail[i], run: cs.run_id, in_window: in_window, now: false} AS step
-  UNION ALL
-  // What the graph holds now, read only for a window that holds a whole run (its states as
-  // ingest/graph/changes.py records them).
-  WITH origin WHERE origin IS NOT NULL
   CALL () {
-    MATCH (p:Paper)
-    RETURN 'work' AS entity, p.paper_id AS key, 'present' AS after, p.paper_id AS paper, '' AS other,
-           coalesce(p.title, '') AS detail
-    UNION ALL
-    MATCH (a:Paper)-[:CITES]->(b:Paper)
-    RETURN 'cites' AS entity, a.paper_id + ' -> ' + b.paper_id AS key, 'present' AS after, a.paper_id AS paper,
-           b.paper_id AS other, '' AS detail
-    UNION ALL
-    MATCH (c:Claim)
-    OPTIONAL MATCH (p:Paper)-[:MAKES]->(c)
-    WITH c, min(p.paper_id) AS paper
-    RETURN 'claim' AS entity, c.claim_id AS key, coalesce(c.status, '') AS after, coalesce(paper, '') AS paper,
-           '' AS other, left(coalesce(c.text, ''), 200) AS detail
-    UNION ALL
-    MATCH (c:Claim)-[r:CHECKED_AGAINST]->(s:Source)
-    OPTIONAL MATCH (p:Paper)-[:MAKES]->(c)
-    WITH c, r, s, min(p.paper_id) AS paper
-    OPTIONAL MATCH (s)-[:REFERS_TO]->(w:Paper)
-    WITH c, r, s, paper, min(w.paper_id) AS work
-    RETURN 'check' AS entity, c.claim_id + ' | ' + s.source_id AS key, coalesce(r.verdict, '') AS after,
-           coalesce(paper, '') AS paper, coalesce(work, '') AS other, coalesce(s.key, '') AS detail
-    UNION ALL
-    MATCH (s:Source)-[:REFERS_TO]->(w:Paper)
-    WITH s, min(w.paper_id) AS work
-    RETURN 'source' AS entity, s.source_id AS key, work AS after, work AS paper, '' AS other,
-           coalesce(s.key, '') AS detail
+    OPTIONAL MATCH (part:ChangeSet {run_id: $after_run})
+    WITH max(part.run_started) AS started
+    OPTIONAL MATCH (run:IngestRun {run_id: $after_run})
+    RETURN coalesce(run.run_started, started, run.started_at) AS mark
   }
-  RETURN entity, key, origin AS started, 0 AS batch, 0 AS i,
-         {before: '', after: after, paper: paper, other: other, detail: detail, run: origin_run,
-          in_window: true, now: true} AS step
+  // The whole change set the window holds, if any: it is the first change set (its run started
+  // on a graph without knowledge or history).
+  CALL () {
+    OPTIONAL MATCH (origin:ChangeSet {whole: true})
+    WHERE $after_run IS NULL
+      AND ($since IS NULL OR origin.committed_at >= datetime($since))
+      AND ($run IS NULL OR origin.run_id = $run)
+    WITH origin ORDER BY origin.run_started DESC LIMIT 1
+    RETURN origin.run_started AS origin, origin.run_id AS origin_run
+  }
+  // The things stored changes name, each with its changes in order: those in the window
+  // (in_window) and, for a whole run itself, those after it (what a later run found is what the
+  // whole run had left). Their number follows the history, not the graph.
+  CALL (mark, origin) {
+    MATCH (cs:ChangeSet)
+    WITH cs, ($since IS NULL OR cs.committed_at >= datetime($since))
+      AND ($run IS NULL OR cs.run_id = $run)
+      AND ($after_run IS NULL OR (cs.run_started > mark AND cs.run_id <> $after_run)) AS in_window
+    WHERE in_window OR (origin IS NOT NULL AND $run IS NOT NULL AND cs.run_started > origin)
+    UNWIND range(0, size(coalesce(cs.entity, [])) - 1) AS i
+    WITH cs.entity[i] AS entity, cs.key[i] AS key,
+         {before: cs.before[i], after: cs.after[i], paper: cs.paper[i], other: cs.other[i],
+          detail: cs.detail[i], run: cs.run_id, in_window: in_window} AS step
+      ORDER BY cs.run_started, cs.batch, i
+    WITH entity, key, collect(step) AS stored
+    RETURN collect({entity: entity, key: key, stored: stored}) AS named
+  }
+  WITH origin, origin_run, named, CASE WHEN $paper IS NULL THEN null ELSE [$paper, 'arxiv:' + $paper] END AS ids
+  CALL (origin, named, ids) {
+    // A thing stored changes name, unless none of them can concern the paper asked for; its
+    // state now (a whole run's additions are read from the graph), looked up by its key.
+    UNWIND named AS thing
+    WITH origin, thing WHERE ids IS NULL
+      OR any(step IN thing.stored WHERE step.paper IN ids OR step.other IN ids)
+      OR all(step IN thing.stored WHERE step.paper = '' OR step.other = '')
+    OPTIONAL CALL (origin, thing) {
+      WITH origin, thing WHERE origin IS NOT NULL AND thing.entity = 'work'
+      MATCH (p:Paper {paper_id: thing.key})
+      RETURN p, null AS q, null AS c, null AS r, null AS s
+      UNION ALL
+      WITH origin, thing WHERE origin IS NOT NULL AND thing.entity = 'cites'
+      WITH split(thing.key, ' -> ') AS pair
+      MATCH (p:Paper {paper_id: pair[0]})-[:CITES]->(q:Paper {paper_id: pair[1]})
+      RETURN p, q, null AS c, null AS r, null AS s
+      UNION ALL
+      WITH origin, thing WHERE origin IS NOT NULL AND thing.entity = 'claim'
+      MATCH (c:Claim {claim_id: thing.key})
+      RETURN null AS p, null AS q, c, null AS r, null AS s
+      UNION ALL
+      WITH origin, thing WHERE origin IS NOT NULL AND thing.entity = 'check'
+      WITH split(thing.key, ' | ') AS pair
+      MATCH (c:Claim {claim_id: pair[0]})-[r:CHECKED_AGAINST]->(s:Source {source_id: pair[1]})
+      RETURN null AS p, null AS q, c, r, s
+      UNION ALL
+      WITH origin, thing WHERE origin IS NOT NULL AND thing.entity = 'source'
+      MATCH (s:Source {source_id: thing.key})
+      RETURN null AS p, null AS q, null AS c, null AS r, s
+    }
+    RETURN thing.entity AS entity, thing.key AS key, thing.stored AS stored, p, q, c, r, s
+    UNION ALL
+    // What the graph holds now that no stored change names, read only for a window that holds a
+    // whole run: everything, or what is around the paper asked for.
+    WITH origin, named, ids WHERE origin IS NOT NULL
+    WITH ids, [thing IN named | thing.entity + ' ' + thing.key] AS named_keys
+    CALL (ids) {
+      WITH ids WHERE ids IS NULL
+      CALL () {
+        MATCH (p:Paper)
+        RETURN 'work' AS entity, p, null AS q, null AS c, null AS r, null AS s
+        UNION ALL
+        MATCH (p:Paper)-[:CITES]->(q:Paper)
+        RETURN 'cites' AS entity, p, q, null AS c, null AS r, null AS s
+        UNION ALL
+        MATCH (c:Claim)
+        RETURN 'claim' AS entity, null AS p, null AS q, c, null AS r, null AS s
+        UNION ALL
+        MATCH (c:Claim)-[r:CHECKED_AGAINST]->(s:Source)
+        RETURN 'check' AS entity, null AS p, null AS q, c, r, s
+        UNION ALL
+        MATCH (s:Source)
+        RETURN 'source' AS entity, null AS p, null AS q, null AS c, null AS r, s
+      }
+      RETURN entity, p, q, c, r, s
+      UNION ALL
+      WITH ids WHERE ids IS NOT NULL
+      CALL (ids) {
+        MATCH (p:Paper) WHERE p.paper_id IN ids
+        RETURN 'work' AS entity, p, null AS q, null AS c, null AS r, null AS s
+        UNION
+        MATCH (p:Paper)-[:CITES]->(q:Paper) WHERE p.paper_id IN ids
+        RETURN 'cites' AS entity, p, q, null AS c, null AS r, null AS s
+        UNION
+        MATCH (p:Paper)-[:CITES]->(q:Paper) WHERE q.paper_id IN ids
+        RETURN 'cites' AS entity, p, q, null AS c, null AS r, null AS s
+        UNION
+        MATCH (x:Paper)-[:MAKES]->(c:Claim) WHERE x.paper_id IN ids
+        RETURN 'claim' AS entity, null AS p, null AS q, c, null AS r, null AS s
+        UNION
+        MATCH (x:Paper)-[:MAKES]->(c:Claim)-[r:CHECKED_AGAINST]->(s:Source) WHERE x.paper_id IN ids
+        RETURN 'check' AS entity, null AS p, null AS q, c, r, s
+        UNION
+        MATCH (c:Claim)-[r:CHECKED_AGAINST]->(s:Source)-[:REFERS_TO]->(w:Paper) WHERE w.paper_id IN ids
+        RETURN 'check' AS entity, null AS p, null AS q, c, r, s
+        UNION
+        MATCH (s:Source)-[:REFERS_TO]->(w:Paper) WHERE w.paper_id IN ids
+        RETURN 'source' AS entity, null AS p, null AS q, null AS c, null AS r, s
+      }
+      RETURN entity, p, q, c, r, s
+    }
+    WITH named_keys, entity, p, q, c, r, s,
+         CASE entity
+           WHEN 'work' THEN p.paper_id
+           WHEN 'cites' THEN p.paper_id + ' -> ' + q.paper_id
+           WHEN 'claim' THEN c.claim_id
+           WHEN 'check' THEN c.claim_id + ' | ' + s.source_id
+           ELSE s.source_id
+         END AS key
+    WHERE NOT entity + ' ' + key IN named_keys
+    RETURN entity, key, [] AS stored, p, q, c, r, s
+  }
+  // A thing's state now, as ingest/graph/changes.py records it ('' for absent).
+  WITH origin, origin_run, entity, key, stored, p, q, c, r, s,
+       head(COLLECT { MATCH (m:Paper)-[:MAKES]->(c) RETURN m.paper_id AS id ORDER BY id LIMIT 1 }) AS claim_paper,
+       head(COLLECT { MATCH (s)-[:REFERS_TO]->(w:Paper) RETURN w.paper_id AS id ORDER BY id LIMIT 1 }) AS source_work
+  WITH origin, origin_run, entity, key, stored,
+       CASE
+         WHEN entity = 'work' AND p IS NOT NULL
+           THEN {after: 'present', paper: p.paper_id, other: '', detail: coalesce(p.title, '')}
+         WHEN entity = 'cites' AND q IS NOT NULL
+           THEN {after: 'present', paper: p.paper_id, other: q.paper_id, detail: ''}
+         WHEN entity = 'claim' AND c IS NOT NULL
+           THEN {after: coalesce(c.status, ''), paper: coalesce(claim_paper, ''), other: '',
+                 detail: left(coalesce(c.text, ''), 200)}
+         WHEN entity = 'check' AND r IS NOT NULL
+           THEN {after: coalesce(r.verdict, ''), paper: coalesce(claim_paper, ''), other: coalesce(source_work, ''),
+                 detail: coalesce(s.key, '')}
+         WHEN entity = 'source' AND source_work IS NOT NULL
+           THEN {after: source_work, paper: source_work, other: '', detail: coalesce(s.key, '')}
+       END AS state
+  WITH origin, entity, key, [step IN stored WHERE step.in_window] AS stored_in_window,
+       [step IN stored WHERE NOT step.in_window] AS later,
+       CASE WHEN state IS NULL THEN null ELSE state {.*, before: '', run: origin_run} END AS now
+  // Net of each thing's changes: its state before the first change in the window and after the
+  // last (with a whole run, before it nothing was, and after it is what the graph holds or what
+  // a later run found).
+  WITH entity, key, later, CASE WHEN now IS NULL THEN [] ELSE [now] END + stored_in_window AS steps,
+       CASE WHEN origin IS NULL OR entity = 'merge' THEN head(stored_in_window).before ELSE '' END AS was,
+       CASE
+         WHEN origin IS NULL OR entity = 'merge' THEN last(stored_in_window).after
+         WHEN $run IS NOT NULL AND size(later) > 0 THEN head(later).before
+         ELSE coalesce(now.after, '')
+       END AS will
+  WHERE was <> will
+  WITH entity, key, steps,
+       CASE was WHEN '' THEN null ELSE was END AS before,
+       CASE will WHEN '' THEN null ELSE will END AS after,
+       head([step IN reverse(steps) + later WHERE step.paper <> '' | step.paper]) AS paper,
+       head([step IN reverse(steps) + later WHERE step.other <> '' | step.other]) AS other,
+       head([step IN reverse(steps) + later WHERE step.detail <> '' | step.detail]) AS detail
+  WHERE $paper IS NULL OR paper IN [$paper, 'arxiv:' + $paper] OR other IN [$paper, 'arxiv:' + $paper]
+  WITH entity, key, before, after, paper, other, detail,
+       reduce(runs = [], step IN steps | CASE WHEN step.run IN runs THEN runs ELSE runs + step.run END) AS runs,
+       CASE
+         WHEN entity = 'merge' THEN CASE WHEN after IS NULL THEN 'split' ELSE 'merged' END
+         WHEN entity = 'source' THEN CASE WHEN before IS NULL THEN 'matched' WHEN after IS NULL THEN 'unmatched'
+                                           ELSE 'rematched' END
+         WHEN before IS NULL THEN 'added'
+         WHEN after IS NULL THEN 'removed'
+         WHEN entity = 'check' THEN 'flipped'
+         ELSE 'changed'
+       END AS what
+  RETURN entity, what, key, before, after, paper, other, detail, runs
+  // No rows: the union makes the rows that leave this subquery hold only the columns above, so
+  // the sort below keeps those and not every variable the query bound on the way (Neo4j's
+  // slotted runtime carries each one in every row).
+  UNION ALL
+  UNWIND [] AS none
+  RETURN none AS entity, none AS what, none AS key, none AS before, none AS after, none AS paper, none AS other,
+         none AS detail, none AS runs
 }
-WITH origin, entity, key, step ORDER BY started, batch, i
-WITH origin, entity, key, collect(step) AS all
-WITH origin, entity, key, [s IN all WHERE s.in_window AND NOT s.now] AS stored,
-     [s IN all WHERE NOT s.in_window] AS later, head([s IN all WHERE s.now]) AS now,
-     [s IN all WHERE s.in_window] AS steps
-WITH entity, key, steps, later,
-     CASE WHEN origin IS NULL OR entity = 'merge' THEN head(stored).before ELSE '' END AS was,
-     CASE
-       WHEN origin IS NULL OR entity = 'merge' THEN last(stored).after
-       WHEN $run IS NOT NULL AND size(later) > 0 THEN head(later).before
-       ELSE coalesce(now.after, '')
-     END AS will
-WHERE was <> will
-WITH entity, key, steps,
-     CASE was WHEN '' THEN null ELSE was END AS before,
-     CASE will WHEN '' THEN null ELSE will END AS after,
-     head([step IN reverse(steps) + later WHERE step.paper <> '' | step.paper]) AS paper,
-     head([step IN reverse(steps) + later WHERE step.other <> '' | step.other]) AS other,
-     head([step IN reverse(steps) + later WHERE step.detail <> '' | step.detail]) AS detail
-WHERE $paper IS NULL OR paper IN [$paper, 'arxiv:' + $paper] OR other IN [$paper, 'arxiv:' + $paper]
-WITH entity, key, before, after, paper, other, detail, steps,
-     CASE
-       WHEN entity = 'merge' THEN CASE WHEN after IS NULL THEN 'split' ELSE 'merged' END
-       WHEN entity = 'source' THEN CASE WHEN before IS NULL THEN 'matched' WHEN after IS NULL THEN 'unmatched'
-                                         ELSE 'rematched' END
-       WHEN before IS NULL THEN 'added'
-       WHEN after IS NULL THEN 'removed'
-       WHEN entity = 'check' THEN 'flipped'
-       ELSE 'changed'
-     END AS what
-RETURN entity, what, key, before, after, paper, other, detail,
-       reduce(runs = [], step IN steps | CASE WHEN step.run IN runs THEN runs ELSE runs + step.run END) AS runs
+RETURN entity, what, key, before, after, paper, other, detail, runs
 ORDER BY CASE entity WHEN 'work' THEN 0 WHEN 'merge' THEN 1 WHEN 'cites' THEN 2 WHEN 'claim' THEN 3
                      WHEN 'check' THEN 4 ELSE 5 END, key
 LIMIT $limit

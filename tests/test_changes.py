@@ -144,6 +144,15 @@ def test_each_run_of_the_sequence_records_what_it_changed(kb, sequence):
     assert {(e, k, b, a) for e, _, k, b, a in pinned(everything)} == differences(
         {name: {} for name in graph_state(kb)}, graph_state(kb)
     )
+    # Per paper, with the first (whole) run in the window: what concerns each paper of the
+    # unfiltered answers, read around the paper only, over every run and for the first run.
+    first = sequence.run_ids[0]
+    for window, rows in (({}, everything), ({"run": first}, changes(kb, run=first))):
+        mentioned = {r[column] for r in rows for column in ("paper", "other")} - {None}
+        assert {A, B, W, P, T} <= mentioned
+        for paper in mentioned:
+            around = [r for r in rows if paper in (r["paper"], r["other"])]
+            assert pinned(changes(kb, paper=paper, **window)) == pinned(around), (window, paper)
     # The library query answers the same, as a notebook or Browser user runs it.
     assert pinned(kb.query("changes_since", after_run=sequence.run_ids[0], limit=100_000)) == pinned(
         changes(kb, since=sequence.run_ids[0])
