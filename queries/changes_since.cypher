@@ -106,22 +106,38 @@ CALL () {
     // whole run: everything, or what is around the paper asked for.
     WITH origin, named, ids WHERE origin IS NOT NULL
     WITH ids, [thing IN named | thing.entity + ' ' + thing.key] AS named_keys
-    CALL (ids) {
-      WITH ids WHERE ids IS NULL
-      CALL () {
-        MATCH (p:Paper)
+    CALL (ids, named_keys) {
+      // Every thing that has a state and that no stored change names, in the order of its key,
+      // each kind only as far as the answer can reach (`limit` rows): the index order is read,
+      // not the whole graph. The order of (citing, cited) ids is the order of their keys: a
+      // paper_id holds no whitespace or control character, so no id's continuation sorts below
+      // the ' -> ' that follows another.
+      WITH named_keys WHERE ids IS NULL
+      CALL (named_keys) {
+        MATCH (p:Paper) WHERE p.paper_id IS NOT NULL AND NOT 'work ' + p.paper_id IN named_keys
+        WITH p ORDER BY p.paper_id LIMIT $limit
         RETURN 'work' AS entity, p, null AS q, null AS c, null AS r, null AS s
         UNION ALL
         MATCH (p:Paper)-[:CITES]->(q:Paper)
+        WHERE p.paper_id IS NOT NULL AND NOT 'cites ' + p.paper_id + ' -> ' + q.paper_id IN named_keys
+        WITH p, q ORDER BY p.paper_id, q.paper_id LIMIT $limit
         RETURN 'cites' AS entity, p, q, null AS c, null AS r, null AS s
         UNION ALL
         MATCH (c:Claim)
+        WHERE c.claim_id IS NOT NULL AND c.status IS NOT NULL AND NOT 'claim ' + c.claim_id IN named_keys
+        WITH c ORDER BY c.claim_id LIMIT $limit
         RETURN 'claim' AS entity, null AS p, null AS q, c, null AS r, null AS s
         UNION ALL
         MATCH (c:Claim)-[r:CHECKED_AGAINST]->(s:Source)
+        WHERE c.claim_id IS NOT NULL AND r.verdict IS NOT NULL
+          AND NOT 'check ' + c.claim_id + ' | ' + s.source_id IN named_keys
+        WITH c, r, s ORDER BY c.claim_id, s.source_id LIMIT $limit
         RETURN 'check' AS entity, null AS p, null AS q, c, r, s
         UNION ALL
         MATCH (s:Source)
+        WHERE s.source_id IS NOT NULL AND EXISTS { (s)-[:REFERS_TO]->(:Paper) }
+          AND NOT 'source ' + s.source_id IN named_keys
+        WITH s ORDER BY s.source_id LIMIT $limit
         RETURN 'source' AS entity, null AS p, null AS q, null AS c, null AS r, s
       }
       RETURN entity, p, q, c, r, s

@@ -153,6 +153,10 @@ def test_each_run_of_the_sequence_records_what_it_changed(kb, sequence):
         for paper in mentioned:
             around = [r for r in rows if paper in (r["paper"], r["other"])]
             assert pinned(changes(kb, paper=paper, **window)) == pinned(around), (window, paper)
+        # Any limit gives the head of the whole answer, though each kind is read only that far
+        # and the things that later runs changed are left out of the graph's reading.
+        for limit in range(1, len(rows) + 1):
+            assert list(kb.query("changes_since", limit=limit, **window)) == rows[:limit], (window, limit)
     # The library query answers the same, as a notebook or Browser user runs it.
     assert pinned(kb.query("changes_since", after_run=sequence.run_ids[0], limit=100_000)) == pinned(
         changes(kb, since=sequence.run_ids[0])
@@ -415,3 +419,36 @@ def test_a_merge_undone_by_a_whole_node_going_back_is_a_split(kb, sequence):
     (split,) = [r for r in undone if r["entity"] == "merge"]
     assert split["detail"] == 'title "field notes on lichen growth rates" (2023)'
     assert changes(kb, since=sequence.run_ids[0]) == []
+
+
+EARLY_CARD = """# Moss Spore Dispersal on Mountain Winds
+
+arXiv: https://arxiv.org/abs/0001.00001 · HTML: https://mlsanity.com/paper/0001.00001/
+
+## Key facts
+
+- Cited by 0 papers in the map (data through 3 Feb 2026).
+- Builds on 1 of its 9 references that are in the map.
+- First posted on arXiv 4 Jan 2000.
+
+## Builds on (most cited first, 1 of 1)
+
+- [Spectral Signatures of Crustose Lichens](https://mlsanity.com/paper/2401.20002/) (2024)
+
+## Abstract (arXiv)
+
+Moss spores ride mountain winds further than their size suggests.
+"""
+
+
+def test_a_limited_answer_for_a_whole_run_skips_what_later_runs_added(kb, sequence):
+    shutil.copy(FIXTURES / "card_2401.20002.txt", sequence.folder)
+    sequence.sync()  # the first run, on an empty graph: a whole change set
+    (sequence.folder / "card_0001.00001.txt").write_text(EARLY_CARD)
+    sequence.sync()
+    first = sequence.run_ids[0]
+    rows = changes(kb, run=first)
+    # The later card's work sorts first of all works but is not what the first run added.
+    assert [r["key"] for r in rows if r["entity"] == "work"] == [W, B, A]
+    for limit in range(1, len(rows) + 1):
+        assert list(kb.query("changes_since", run=first, limit=limit)) == rows[:limit], limit
