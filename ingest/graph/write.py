@@ -318,7 +318,7 @@ def refold_papers(
 ) -> None:
     """Fold every property of `paper_ids` again, and of each paper in `withdrawn` the properties
     that the statements withdrawn from it ([precedence, keys] each) may have decided."""
-    rows = [{"paper_id": paper_id, "withdrawn": None} for paper_id in sorted(paper_ids)]
+    rows: list[dict[str, Any]] = [{"paper_id": paper_id, "withdrawn": None} for paper_id in sorted(paper_ids)]
     rows += [{"paper_id": paper_id, "withdrawn": found} for paper_id, found in sorted((withdrawn or {}).items())]
     for part in chunks(rows, ROWS_PER_STATEMENT):
         tx.run(
