@@ -1,22 +1,20 @@
 // name: change_state
 // What a transaction's change set compares, read before it writes and again
 // after. For the papers, CITES pairs, claims, checks and sources named (and, for the
-// documents in $doc_ids, everything they mention or assert, read before they are retracted):
+// documents in doc_ids, everything they mention or assert, read before they are retracted):
 // which papers exist (with their titles); which CITES exist, every CITES touching an
-// $around paper included (papers about to be merged or split); each claim's status, its
+// `around` paper included (papers about to be merged or split); each claim's status, its
 // paper and text; each check's verdict; the work each source refers to (every source
-// referring to an $around paper included). A claim's status is the stored one
+// referring to an `around` paper included). A claim's status is the stored one
 // (claim_status.cypher, stored before the after-read); absent things are not returned.
 //
-// param around: list — paper_ids of papers about to be merged or split
-// param checks: list — [claim_id, source_id] pairs of the checks the transaction writes
-// param cites: list — [citing, cited] paper_id pairs of the CITES the transaction writes
-// param claim_ids: list — claim_ids of the claims concerned
-// param doc_ids: list — content hashes (doc_id) of the documents concerned
-// param paper_ids: list — paper_ids of the papers concerned
-// param source_ids: list — source_ids of the sources the transaction writes
+// The names come in one map: Neo4j caches a plan by the size class of each list parameter,
+// so seven lists whose sizes vary from one transaction to the next had this large statement
+// planned again in most transactions; the lists in a map are not sized.
+//
+// param scope: map — lists of what is named: around (paper_ids of papers about to be merged or split), checks ([claim_id, source_id] pairs the transaction writes), cites ([citing, cited] paper_id pairs it writes), claim_ids, doc_ids (content hashes of documents about to be retracted), paper_ids, source_ids (of sources it writes)
 CALL () {
-  UNWIND $doc_ids AS doc_id
+  UNWIND $scope.doc_ids AS doc_id
   MATCH (:Document {doc_id: doc_id})-[:MENTIONS]->(n)
   RETURN collect(DISTINCT CASE WHEN n:Paper THEN n.paper_id END) AS doc_papers,
          collect(DISTINCT CASE WHEN n:Claim THEN n.claim_id END) AS doc_claims,
@@ -24,37 +22,37 @@ CALL () {
 }
 // A document's CITES all touch its subject (write.batch_rows, redraw_relationships).
 CALL () {
-  UNWIND $doc_ids AS doc_id
+  UNWIND $scope.doc_ids AS doc_id
   MATCH (:Document {doc_id: doc_id})-[:MENTIONS {subject: true}]->(subject:Paper)-[r:CITES]-(:Paper)
   WHERE doc_id IN r.docs
   RETURN collect(DISTINCT [startNode(r).paper_id, endNode(r).paper_id]) AS doc_cites
 }
 CALL () {
-  UNWIND $doc_ids AS doc_id
+  UNWIND $scope.doc_ids AS doc_id
   MATCH (:Document {doc_id: doc_id})-[:MENTIONS]->(c:Claim)-[r:CHECKED_AGAINST]->(s:Source)
   WHERE doc_id IN r.docs
   RETURN collect(DISTINCT [c.claim_id, s.source_id]) AS doc_checks
 }
 CALL (doc_papers) {
-  UNWIND $paper_ids + doc_papers AS paper_id
+  UNWIND $scope.paper_ids + doc_papers AS paper_id
   WITH DISTINCT paper_id
   MATCH (p:Paper {paper_id: paper_id})
   RETURN collect([p.paper_id, coalesce(p.title, '')]) AS papers
 }
 // The documents' CITES were found by matching them: only the pairs named are looked up.
 CALL () {
-  UNWIND $cites AS pair
+  UNWIND $scope.cites AS pair
   WITH DISTINCT pair
   MATCH (:Paper {paper_id: pair[0]})-[:CITES]->(:Paper {paper_id: pair[1]})
   RETURN collect(pair) AS listed_cites
 }
 CALL () {
-  UNWIND $around AS paper_id
+  UNWIND $scope.around AS paper_id
   MATCH (:Paper {paper_id: paper_id})-[r:CITES]-(:Paper)
   RETURN collect(DISTINCT [startNode(r).paper_id, endNode(r).paper_id]) AS around_cites
 }
 CALL (doc_claims) {
-  UNWIND $claim_ids + doc_claims AS claim_id
+  UNWIND $scope.claim_ids + doc_claims AS claim_id
   WITH DISTINCT claim_id
   MATCH (c:Claim {claim_id: claim_id})
   WITH c, c.status AS status
@@ -63,18 +61,18 @@ CALL (doc_claims) {
   RETURN collect([c.claim_id, status, coalesce(paper_id, ''), left(coalesce(c.text, ''), 200)]) AS claims
 }
 CALL (doc_checks) {
-  UNWIND $checks + doc_checks AS pair
+  UNWIND $scope.checks + doc_checks AS pair
   WITH DISTINCT pair
   MATCH (:Claim {claim_id: pair[0]})-[r:CHECKED_AGAINST]->(s:Source {source_id: pair[1]})
   RETURN collect([pair[0], pair[1], coalesce(r.verdict, ''), coalesce(s.key, '')]) AS checks
 }
 CALL (doc_sources) {
   CALL (doc_sources) {
-    UNWIND $source_ids + doc_sources AS source_id
+    UNWIND $scope.source_ids + doc_sources AS source_id
     MATCH (s:Source {source_id: source_id})
     RETURN s
     UNION
-    UNWIND $around AS paper_id
+    UNWIND $scope.around AS paper_id
     MATCH (s:Source)-[:REFERS_TO]->(:Paper {paper_id: paper_id})
     RETURN s
   }

@@ -498,7 +498,8 @@ def _read_batches(
     kb: KnowledgeBase, files: Sequence[Path], max_bytes: int, docs_per_transaction: int, found: _Found
 ) -> Iterator[tuple[list[DocumentResult], Batch]]:
     """read_document for each file, in order, in batches prepared for writing (with the
-    results of the documents read for them), by a thread that stays one batch ahead: the
+    results of the documents read for them: those that need no write may come before those of
+    documents read earlier that wait for their batch), by a thread that stays one batch ahead: the
     next batch is parsed and prepared while the server writes this one (the driver releases
     the GIL while it waits), and no more than two batches are in memory."""
     done = object()
@@ -543,15 +544,20 @@ def _read_batches(
                     if assertions is not None:
                         pending.append(Pending(assertions))
                         size += assertions.size_bytes
-                    # A batch also ends after as many results as one hash lookup, so that a run
-                    # of unchanged documents still moves the progress bar.
-                    if (
-                        len(pending) >= docs_per_transaction
-                        or size >= BYTES_PER_TRANSACTION
-                        or len(results) >= HASH_LOOKUP_BATCH
-                    ):
+                    if len(pending) >= docs_per_transaction or size >= BYTES_PER_TRANSACTION:
                         queue.put((results, _prepared(pending, _by_path(results))))
                         results, pending, size = [], [], 0
+                        if not wait_for_room():
+                            return
+                    elif len(results) >= HASH_LOOKUP_BATCH:
+                        # The results that wait for no write are reported after as many as one
+                        # hash lookup, so that a run of unchanged documents still moves the
+                        # progress bar; the documents to write wait for the rest of their batch
+                        # (a sync's few changes spread over the corpus are one transaction).
+                        writing = {one.assertions.path for one in pending}
+                        final = [result for result in results if result.path not in writing]
+                        results = [result for result in results if result.path in writing]
+                        queue.put((final, prepare_batch([])))
                         if not wait_for_room():
                             return
             if results:

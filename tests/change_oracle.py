@@ -23,13 +23,15 @@ def graph_state(kb) -> dict[str, dict]:
     (row,) = kb.cypher(EVERYTHING)
     statuses = kb.cypher(
         statement("change_state"),
-        paper_ids=[],
-        cites=[],
-        claim_ids=row["claims"],
-        checks=[],
-        source_ids=[],
-        around=[],
-        doc_ids=[],
+        scope={
+            "paper_ids": [],
+            "cites": [],
+            "claim_ids": row["claims"],
+            "checks": [],
+            "source_ids": [],
+            "around": [],
+            "doc_ids": [],
+        },
     )[0]["claims"]
     return {
         "work": {paper_id: "present" for paper_id, _ in row["papers"]},

@@ -6,6 +6,7 @@ import json
 import shutil
 
 from paperkg.cli import main
+from paperkg.ingest import run
 from paperkg.ingest.run import discover, ingest_paths
 
 from graph_dump import dump
@@ -43,6 +44,30 @@ def test_retracting_a_document_leaves_the_graph_of_the_others(kb, seeds_dir, tmp
     report = ingest_paths(kb, [corpus], prune=True)
     assert report.totals["retracted"] == 1
     assert dump(kb) == without_card
+
+
+def test_documents_to_write_wait_for_their_batch_across_hash_lookups(kb, seeds_dir, tmp_path, monkeypatch):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(seeds_dir, corpus)
+    files = sorted(corpus.iterdir())
+    ingest_paths(kb, [corpus])
+    whole = dump(kb)
+    kb.reset()
+    for path in files[::2]:
+        path.rename(tmp_path / path.name)
+    ingest_paths(kb, [corpus])
+    for path in files[::2]:
+        (tmp_path / path.name).rename(path)
+    monkeypatch.setattr(run, "HASH_LOOKUP_BATCH", 1)
+    report = ingest_paths(kb, [corpus])
+    assert sorted((d.path, d.status) for d in report.documents) == [
+        (str(path), "unchanged" if i % 2 else "new") for i, path in enumerate(files)
+    ]
+    writes = kb.cypher(
+        "MATCH (cs:ChangeSet {run_id: $run, action: 'write'}) RETURN cs.documents AS documents", run=report.run_id
+    )
+    assert writes == [{"documents": 2}]
+    assert dump(kb) == whole
 
 
 def test_sync_exit_codes_for_a_scheduler(kb, seeds_dir, tmp_path, capsys):

@@ -265,13 +265,15 @@ class ChangeRecorder:
     def _send(self, scope: _Scope) -> Result:
         return self.tx.run(
             statement("change_state"),
-            paper_ids=Rows(scope.papers),
-            cites=Rows(list(p) for p in scope.cites),
-            claim_ids=Rows(scope.claims),
-            checks=Rows(list(p) for p in scope.checks),
-            source_ids=Rows(scope.sources),
-            around=Rows(scope.around),
-            doc_ids=Rows(scope.doc_ids),
+            scope={
+                "paper_ids": Rows(scope.papers),
+                "cites": Rows(list(p) for p in scope.cites),
+                "claim_ids": Rows(scope.claims),
+                "checks": Rows(list(p) for p in scope.checks),
+                "source_ids": Rows(scope.sources),
+                "around": Rows(scope.around),
+                "doc_ids": Rows(scope.doc_ids),
+            },
         )
 
 

@@ -113,16 +113,25 @@ def retract_documents(tx: ManagedTransaction, doc_ids: Sequence[str], changes: C
     if recorder:
         recorder.before(doc_ids=doc_ids)
     touched: set[str] = set()
+    withdrawn: dict[str, list[list[Any]]] = {}
     removed: set[Evidence] = set()
     claims: set[str] = set()
     for doc_id in doc_ids:
-        papers, gone, kept_claims = retract_document(tx, doc_id)
-        touched |= papers
-        removed |= gone
-        claims |= kept_claims
+        retracted = retract_document(tx, doc_id)
+        touched |= retracted.papers
+        for paper_id, precedence, keys in retracted.withdrawn:
+            withdrawn.setdefault(paper_id, []).append([precedence, keys])
+        removed |= retracted.gone
+        claims |= retracted.claims
     resolution = resolve_in_graph(tx, [], touched, removed, recorder)
     _send(tx, "write_identity", resolution.identity_rows())
-    refold_papers(tx, touched | resolution.reshaped)
+    # A paper that no merge or split reshaped folds again only what its withdrawn statements
+    # may have decided (a paper a later retraction removed is skipped).
+    refold_papers(
+        tx,
+        resolution.reshaped,
+        {paper_id: found for paper_id, found in withdrawn.items() if paper_id not in resolution.reshaped},
+    )
     store_title_lower(tx, touched | resolution.reshaped)
     store_claim_status(tx, claims, touched | resolution.reshaped)
     whole = changes.whole_changes(tx, "retract", 0) if changes else None
@@ -280,20 +289,41 @@ def fold(properties: dict[str, tuple[str, Any]], mention: dict[str, Any]) -> Non
             properties[name] = (mention["precedence"], value)
 
 
-def retract_document(tx: ManagedTransaction, doc_id: str) -> tuple[set[str], set[Evidence], set[str]]:
-    """Withdraw what a document asserted: the papers that remain and need refolding, the
-    evidence no other document states any more (its Evidence nodes are gone), and the claims
-    that remain (their status is stored again)."""
+@dataclass(frozen=True)
+class Retracted:
+    """What withdrawing a document left to do: the papers that remain (resolved again), the
+    statements withdrawn from them ([paper_id, precedence, keys], refolded), the evidence no
+    other document states any more (its Evidence nodes are gone), and the claims that remain
+    (their status is stored again)."""
+
+    papers: set[str]
+    withdrawn: list[list[Any]]
+    gone: set[Evidence]
+    claims: set[str]
+
+
+def retract_document(tx: ManagedTransaction, doc_id: str) -> Retracted:
+    """Withdraw what a document asserted."""
     record = tx.run(statement("retract_document"), doc_id=doc_id).single(strict=True)
-    return set(record["paper_ids"]), {Evidence(*fields) for fields in record["gone"]}, set(record["claim_ids"])
+    return Retracted(
+        set(record["paper_ids"]),
+        record["withdrawn"],
+        {Evidence(*fields) for fields in record["gone"]},
+        set(record["claim_ids"]),
+    )
 
 
-def refold_papers(tx: ManagedTransaction, paper_ids: set[str]) -> None:
-    """Fold every property of `paper_ids` again."""
-    for part in chunks(sorted(paper_ids), ROWS_PER_STATEMENT):
+def refold_papers(
+    tx: ManagedTransaction, paper_ids: AbstractSet[str], withdrawn: dict[str, list[list[Any]]] | None = None
+) -> None:
+    """Fold every property of `paper_ids` again, and of each paper in `withdrawn` the properties
+    that the statements withdrawn from it ([precedence, keys] each) may have decided."""
+    rows: list[dict[str, Any]] = [{"paper_id": paper_id, "withdrawn": None} for paper_id in sorted(paper_ids)]
+    rows += [{"paper_id": paper_id, "withdrawn": found} for paper_id, found in sorted((withdrawn or {}).items())]
+    for part in chunks(rows, ROWS_PER_STATEMENT):
         tx.run(
             statement("refold_papers"),
-            paper_ids=Rows(part),
+            papers=Rows(part),
             kept=[*IDENTITY_PROPERTIES, *DERIVED["Paper"]],
             unit_properties=list(UNIT_PROPERTIES),
         ).consume()
