@@ -179,41 +179,63 @@ def discover(paths: Iterable[str | os.PathLike], *, follow_links: bool = False) 
         if not _named_in_utf8(root, discovery):
             discovery.unlisted.append(root)
             continue
-        entries: list[tuple[str, str]] = []
-        _walk(root, root, follow_links, entries, discovery)
-        found.update((file, None) for _, file in sorted(entries))
+        listed: list[str] = []
+        linked: dict[str, str] = {}
+        _walk(root, root, follow_links, listed, linked, discovery)
+        listed.sort()
+        found.update((linked.get(file, file), None) for file in listed)
     discovery.files = PathList(found)
     return discovery
 
 
 def _walk(
-    directory: Path, root: Path, follow_links: bool, entries: list[tuple[str, str]], discovery: Discovery
+    directory: Path, root: Path, follow_links: bool, listed: list[str], linked: dict[str, str], discovery: Discovery
 ) -> None:
-    """Add (path, document path) for each file to read below `directory` (see discover)."""
+    """Add the path of each file to read below `directory` to `listed`, and for a link the
+    document it stands for to `linked` (see discover). Entries are taken as the listing yields
+    them, not held: a corpus directory lists every document (docs/performance.md)."""
+    files: list[str] = []
+    links: dict[str, str] = {}
+    subdirectories: list[Path] = []
     try:
         with os.scandir(directory) as listing:
-            children = list(listing)
+            for entry in listing:
+                _take(entry, root, follow_links, files, links, subdirectories, discovery)
     except OSError as exc:
         discovery.unlisted.append(directory)
         discovery.rejected.append(_rejected(shown(directory), f"cannot list the directory: {exc.strerror}"))
         return
-    for entry in children:
-        if entry.name.startswith("."):
-            continue
-        path = Path(entry.path)
-        if not _named_in_utf8(path, discovery):
-            continue
-        try:
-            if entry.is_dir(follow_symlinks=False):
-                _walk(path, root, follow_links, entries, discovery)
-            elif entry.is_symlink():
-                document = _linked_document(path, root, follow_links, discovery)
-                if document is not None:
-                    entries.append((entry.path, str(document)))
-            elif entry.is_file(follow_symlinks=False):
-                entries.append((entry.path, str(path)))
-        except OSError as exc:  # the entry went away or cannot be examined
-            discovery.rejected.append(_rejected(entry.path, f"cannot read: {exc.strerror}"))
+    listed += files
+    linked.update(links)
+    for subdirectory in subdirectories:
+        _walk(subdirectory, root, follow_links, listed, linked, discovery)
+
+
+def _take(
+    entry: os.DirEntry,
+    root: Path,
+    follow_links: bool,
+    files: list[str],
+    links: dict[str, str],
+    subdirectories: list[Path],
+    discovery: Discovery,
+) -> None:
+    """Sort one entry of a listing: a file to read, a link (with its document), a directory to
+    list next, or something skipped or rejected."""
+    if entry.name.startswith(".") or not _named_in_utf8(entry.path, discovery):
+        return
+    try:
+        if entry.is_dir(follow_symlinks=False):
+            subdirectories.append(Path(entry.path))
+        elif entry.is_symlink():
+            document = _linked_document(Path(entry.path), root, follow_links, discovery)
+            if document is not None:
+                files.append(entry.path)
+                links[entry.path] = str(document)
+        elif entry.is_file(follow_symlinks=False):
+            files.append(entry.path)
+    except OSError as exc:  # the entry went away or cannot be examined
+        discovery.rejected.append(_rejected(entry.path, f"cannot read: {exc.strerror}"))
 
 
 def _linked_document(link: Path, root: Path, follow_links: bool, discovery: Discovery) -> Path | None:
@@ -236,7 +258,7 @@ def _linked_document(link: Path, root: Path, follow_links: bool, discovery: Disc
     return None
 
 
-def _named_in_utf8(path: Path, discovery: Discovery) -> bool:
+def _named_in_utf8(path: str | Path, discovery: Discovery) -> bool:
     """False, with the path rejected, when its name cannot be stored: Neo4j strings are UTF-8."""
     try:
         str(path).encode("utf-8")
@@ -319,7 +341,7 @@ def _run(
     before = kb.stats()
     found = _Found()
     _ingest_files(kb, discovery.files, report, lock, progress, docs_per_transaction, max_bytes, found, changes)
-    stale = found.replaced - found.seen
+    stale = {doc_id for doc_id in found.replaced if doc_id not in found.seen}
     if prune:
         gone = _gone(kb, [path.resolve() for path in paths if path.is_dir()], discovery, found, report)
         report.documents.extend(
@@ -394,11 +416,31 @@ def sync_directory(kb: KnowledgeBase, directory: str | os.PathLike, **options) -
     return ingest_paths(kb, [directory], prune=True, **options)
 
 
+class DocIds:
+    """A set of document ids (SHA-256 hex digests), each held as its 32 bytes: a run keeps the id
+    of every document it reads, and the hex string costs twice as much (docs/performance.md)."""
+
+    def __init__(self) -> None:
+        self._digests: set[bytes] = set()
+
+    def add(self, doc_id: str) -> None:
+        self._digests.add(bytes.fromhex(doc_id))
+
+    def __contains__(self, doc_id: object) -> bool:
+        try:
+            return isinstance(doc_id, str) and bytes.fromhex(doc_id) in self._digests
+        except ValueError:  # not a digest: no document read has it
+            return False
+
+    def __len__(self) -> int:
+        return len(self._digests)
+
+
 @dataclass
 class _Found:
     """What a run learnt of the documents it read, for what it does after writing them."""
 
-    seen: set[str] = field(default_factory=set)  # doc_ids of the files read (new, changed, unchanged)
+    seen: DocIds = field(default_factory=DocIds)  # the files read (new, changed, unchanged)
     replaced: set[str] = field(default_factory=set)  # documents last ingested from a path that now holds another
     moved: dict[str, str] = field(default_factory=dict)  # doc_id → the path it lies at now
 
@@ -420,9 +462,10 @@ def _gone(
         if directory not in discovery.unlisted:
             under.update(kb.cypher(statement("documents_under"), prefix=f"{directory}{os.sep}")[0]["doc_ids"])
     present = set(discovery.files.names()) | {result.path for result in report.documents if result.status == "rejected"}
+    unread = {doc_id for doc_id in under - found.replaced if doc_id not in found.seen}
     return {
         doc_id: path
-        for doc_id, path in _paths_of(kb, under - found.seen - found.replaced).items()
+        for doc_id, path in _paths_of(kb, unread).items()
         if path not in present and not any(Path(path).is_relative_to(d) for d in discovery.unlisted)
     }
 

@@ -7,7 +7,7 @@ import shutil
 
 from paperkg.cli import main
 from paperkg.ingest import run
-from paperkg.ingest.run import discover, ingest_paths
+from paperkg.ingest.run import DocIds, discover, ingest_paths
 
 from graph_dump import dump
 
@@ -79,6 +79,15 @@ def test_sync_exit_codes_for_a_scheduler(kb, seeds_dir, tmp_path, capsys):
     assert "999_bad.txt:1:" in captured.err and "1 rejected" in captured.out
     assert main(["sync", str(tmp_path / "missing")]) == 2
     assert "not a directory" in capsys.readouterr().err
+
+
+def test_the_ids_a_run_has_read_answer_by_their_hex_digest_and_nothing_else_is_among_them():
+    read, other = "ab" * 32, "cd" * 32
+    ids = DocIds()
+    ids.add(read)
+    ids.add(read.upper())  # the same digest
+    assert (read in ids, read.upper() in ids, other in ids, len(ids)) == (True, True, False, 1)
+    assert ("not a digest" in ids, None in ids) == (False, False)
 
 
 def test_discover_skips_hidden_files_and_directory_links_and_follows_file_links_only_inside(tmp_path):
