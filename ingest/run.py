@@ -445,10 +445,14 @@ class _Found:
     moved: dict[str, str] = field(default_factory=dict)  # doc_id → the path it lies at now
 
 
+def _known(kb: KnowledgeBase, doc_ids: Iterable[str]) -> list[list[Any]]:
+    """[doc_id, path last read from, size in bytes] of each of these documents in the graph."""
+    return kb.cypher(statement("documents_known"), doc_ids=sorted(doc_ids), paths=[])[0]["found"]
+
+
 def _paths_of(kb: KnowledgeBase, doc_ids: set[str]) -> dict[str, str]:
     """Where each of these documents was last read (doc_id → path)."""
-    rows = kb.cypher(statement("documents_known"), doc_ids=sorted(doc_ids), paths=[])[0]["found"]
-    return dict(rows)
+    return {doc_id: path for doc_id, path, _ in _known(kb, doc_ids)}
 
 
 def _gone(
@@ -472,10 +476,27 @@ def _gone(
 
 def _retract(kb: KnowledgeBase, doc_ids: list[str], report: RunReport, changes: ChangeLog | None = None) -> None:
     """Withdraw documents that are no longer in the corpus, a batch of them per transaction."""
-    for part in chunks(doc_ids, DOCS_PER_TRANSACTION):
+    for part in _retraction_batches(kb, doc_ids):
         with kb.session() as session:
             result: BatchResult = session.execute_write(retract_documents, part, changes)
         _take_changes(report, result)
+
+
+def _retraction_batches(kb: KnowledgeBase, doc_ids: list[str]) -> Iterator[list[str]]:
+    """The documents in order, in batches that end at DOCS_PER_TRANSACTION documents or at
+    BYTES_PER_TRANSACTION of their content, as a write's do: a transaction holds all it deletes,
+    and 200 claim-check pages retracted at once overran a 1 GB server's transaction memory."""
+    sizes = {doc_id: size or 0 for doc_id, _, size in _known(kb, doc_ids)}
+    batch: list[str] = []
+    size = 0
+    for doc_id in doc_ids:
+        batch.append(doc_id)
+        size += sizes.get(doc_id, 0)
+        if len(batch) >= DOCS_PER_TRANSACTION or size >= BYTES_PER_TRANSACTION:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch
 
 
 def _take_changes(report: RunReport, result: BatchResult) -> None:
@@ -568,9 +589,9 @@ def _read_batches(
                 rows = kb.cypher(
                     statement("documents_known"), doc_ids=[d for d in digests if d], paths=[str(path) for path in part]
                 )[0]["found"]
-                known = dict(rows)
+                known = {doc_id: path for doc_id, path, _ in rows}
                 held = {}  # path → the documents last ingested from it
-                for doc_id, path in rows:
+                for doc_id, path, _ in rows:
                     held.setdefault(path, set()).add(doc_id)
                 for path, digest in zip(part, digests):
                     if stop.is_set():

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 from paperkg.cli import main
 from paperkg.ingest import run
 from paperkg.ingest.run import DocIds, discover, ingest_paths
 
 from graph_dump import dump
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "corpus"
 
 
 def test_sync_reports_new_then_unchanged_then_retracted(kb, seeds_dir, tmp_path, capsys):
@@ -68,6 +71,33 @@ def test_documents_to_write_wait_for_their_batch_across_hash_lookups(kb, seeds_d
     )
     assert writes == [{"documents": 2}]
     assert dump(kb) == whole
+
+
+def test_retractions_are_batched_by_the_bytes_of_the_documents_as_writes_are(kb, tmp_path, monkeypatch):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(EXAMPLES, corpus)
+    pages = sorted(corpus.glob("page_*"))
+    for page in pages:
+        page.rename(tmp_path / page.name)
+    ingest_paths(kb, [corpus])
+    without_pages = dump(kb)
+    for page in pages:
+        (tmp_path / page.name).rename(page)
+    ingest_paths(kb, [corpus])
+    for page in pages:
+        page.unlink()
+    smallest = min(page.stat().st_size for page in EXAMPLES.glob("page_*"))
+    largest_card = max(card.stat().st_size for card in EXAMPLES.glob("card_*"))
+    assert largest_card < smallest
+    monkeypatch.setattr(run, "BYTES_PER_TRANSACTION", smallest)  # a page ends its batch, cards do not
+    report = ingest_paths(kb, [corpus], prune=True)
+    assert report.totals["retracted"] == len(pages) == 4
+    retractions = kb.cypher(
+        "MATCH (cs:ChangeSet {run_id: $run, action: 'retract'}) RETURN cs.documents AS documents ORDER BY cs.batch",
+        run=report.run_id,
+    )
+    assert retractions == [{"documents": 1}] * 4
+    assert dump(kb) == without_pages
 
 
 def test_sync_exit_codes_for_a_scheduler(kb, seeds_dir, tmp_path, capsys):
