@@ -144,7 +144,7 @@ def goals(results: dict[str, Any]) -> list[Goal]:
             f"unchanged re-ingest <= 1 % of the first ingest at {REINGEST_PAPERS:,} papers",
             "reingest",
             lambda row: _judged(
-                100 * row["reingest"]["fraction"], "{:.1f} %", lambda percent: percent <= 1.0, row["reingest"]
+                100 * row["reingest"]["fraction"], "{:.2f} %", lambda percent: percent <= 1.0, row["reingest"]
             ),
         )
     )
@@ -170,7 +170,7 @@ def goals(results: dict[str, Any]) -> list[Goal]:
             SYNC_PAPERS,
             f"a sync where 1 % of the documents changed <= 5 % of the first ingest at {SYNC_PAPERS:,} papers",
             "sync",
-            lambda row: _judged(100 * row["sync"]["fraction"], "{:.1f} %", lambda percent: percent <= 5.0, row["sync"]),
+            lambda row: _judged(100 * row["sync"]["fraction"], "{:.2f} %", lambda percent: percent <= 5.0, row["sync"]),
         )
     )
     return out
