@@ -587,17 +587,23 @@ def parse_throughput(corpus: Path) -> dict[str, Any]:
     files = discover([corpus]).files
     total = rejected = 0
     seconds = cpu_seconds = 0.0
+    by_kind: dict[str, list[float]] = {}  # kind → [bytes, CPU seconds]: a page parses slower than a card
     for file in files:
         data = file.read_bytes()
         total += len(data)
         started, cpu_started = time.perf_counter(), time.process_time()
         try:
-            parse_bytes(data, str(file))
+            kind = parse_bytes(data, str(file)).kind
         except ParseError as exc:
             rejected += 1
+            kind = "rejected"
             log(f"parse: {exc}")
         seconds += time.perf_counter() - started
-        cpu_seconds += time.process_time() - cpu_started
+        cpu = time.process_time() - cpu_started
+        cpu_seconds += cpu
+        counted = by_kind.setdefault(kind, [0, 0.0])
+        counted[0] += len(data)
+        counted[1] += cpu
     return {
         "documents": len(files),
         "rejected": rejected,
@@ -606,6 +612,10 @@ def parse_throughput(corpus: Path) -> dict[str, Any]:
         "cpu_seconds": round(cpu_seconds, 2),
         "mb_per_s": round(total / 1e6 / cpu_seconds, 2),
         "wall_mb_per_s": round(total / 1e6 / seconds, 2),
+        "by_kind": {
+            kind: {"mb": round(size / 1e6, 1), "mb_per_s": round(size / 1e6 / cpu, 2) if cpu else None}
+            for kind, (size, cpu) in sorted(by_kind.items())
+        },
         "load": loadavg(),
     }
 
@@ -744,6 +754,13 @@ def table(results: dict[str, Any]) -> str:
         "* naive: one transaction per row, measured on an evenly spread sample and extrapolated "
         + ", ".join(f"({r['naive']['sample_rows']} rows at {r['papers']:,})" for r in results["sizes"])
     )
+    by_kind = [
+        f"{r['papers']:,}: " + ", ".join(f"{kind} {part['mb_per_s']}" for kind, part in r["parse"]["by_kind"].items())
+        for r in results["sizes"]
+        if "by_kind" in r["parse"]
+    ]
+    if by_kind:
+        lines.append("parse MB/s by kind of document, per CPU second: " + "; ".join(by_kind))
     for r in results["sizes"]:
         if "admin_import" in r:
             lines += ["", offline_line(r) + f" vs {r['items']:,} ingested"]

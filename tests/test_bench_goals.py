@@ -3,7 +3,10 @@ or a partial one, and "not measured" where no run covered it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from goals import goals
+from run import parse_throughput
 
 
 def timing(p95: float) -> dict:
@@ -92,3 +95,14 @@ def test_a_partial_run_gives_the_figure_at_its_size():
         "missed",
         "python bench/run.py --ingest-only --sizes 250000",
     )
+
+
+def test_the_parse_figure_is_split_by_kind_of_document_and_the_parts_add_up():
+    corpus = Path(__file__).resolve().parents[1] / "examples" / "corpus"
+    sizes = {kind: sum(f.stat().st_size for f in corpus.glob(f"{kind}_*")) for kind in ("card", "page")}
+    parse = parse_throughput(corpus)
+    assert (parse["documents"], parse["rejected"]) == (21, 0)
+    assert {kind: part["mb"] for kind, part in parse["by_kind"].items()} == {
+        kind: round(size / 1e6, 1) for kind, size in sizes.items()
+    }
+    assert all(part["mb_per_s"] > 0 for part in parse["by_kind"].values())
