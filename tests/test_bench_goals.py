@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from goals import goals
 from run import parse_throughput
+
+from goals import goals
 
 
 def timing(p95: float) -> dict:
