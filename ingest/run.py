@@ -445,9 +445,10 @@ class _Found:
     moved: dict[str, str] = field(default_factory=dict)  # doc_id → the path it lies at now
 
 
-def _known(kb: KnowledgeBase, doc_ids: Iterable[str]) -> list[list[Any]]:
-    """[doc_id, path last read from, size in bytes] of each of these documents in the graph."""
-    return kb.cypher(statement("documents_known"), doc_ids=sorted(doc_ids), paths=[])[0]["found"]
+def _known(kb: KnowledgeBase, doc_ids: Iterable[str], paths: Iterable[str] = ()) -> list[list[Any]]:
+    """[doc_id, path last read from, size in bytes] of each of these documents in the graph, and
+    of each document last read from one of `paths`."""
+    return kb.cypher(statement("documents_known"), doc_ids=sorted(doc_ids), paths=list(paths))[0]["found"]
 
 
 def _paths_of(kb: KnowledgeBase, doc_ids: set[str]) -> dict[str, str]:
@@ -482,17 +483,23 @@ def _retract(kb: KnowledgeBase, doc_ids: list[str], report: RunReport, changes: 
         _take_changes(report, result)
 
 
+def _batch_full(documents: int, size: int, docs_per_transaction: int) -> bool:
+    """Whether a batch of `documents` holding `size` bytes of them ends: writes and retractions
+    alike end at a number of documents or at BYTES_PER_TRANSACTION."""
+    return documents >= docs_per_transaction or size >= BYTES_PER_TRANSACTION
+
+
 def _retraction_batches(kb: KnowledgeBase, doc_ids: list[str]) -> Iterator[list[str]]:
-    """The documents in order, in batches that end at DOCS_PER_TRANSACTION documents or at
-    BYTES_PER_TRANSACTION of their content, as a write's do: a transaction holds all it deletes,
-    and 200 claim-check pages retracted at once overran a 1 GB server's transaction memory."""
+    """The documents in order, in batches that end as a write's do (`_batch_full`, by their
+    content's bytes too): a transaction holds all it deletes, and 200 claim-check pages
+    retracted at once overran a 1 GB server's transaction memory."""
     sizes = {doc_id: size or 0 for doc_id, _, size in _known(kb, doc_ids)}
     batch: list[str] = []
     size = 0
     for doc_id in doc_ids:
         batch.append(doc_id)
         size += sizes.get(doc_id, 0)
-        if len(batch) >= DOCS_PER_TRANSACTION or size >= BYTES_PER_TRANSACTION:
+        if _batch_full(len(batch), size, DOCS_PER_TRANSACTION):
             yield batch
             batch, size = [], 0
     if batch:
@@ -586,9 +593,7 @@ def _read_batches(
                 return
             for part in chunks(files, HASH_LOOKUP_BATCH):
                 digests = [_file_digest(path, max_bytes) for path in part]
-                rows = kb.cypher(
-                    statement("documents_known"), doc_ids=[d for d in digests if d], paths=[str(path) for path in part]
-                )[0]["found"]
+                rows = _known(kb, [d for d in digests if d], [str(path) for path in part])
                 known = {doc_id: path for doc_id, path, _ in rows}
                 held = {}  # path → the documents last ingested from it
                 for doc_id, path, _ in rows:
@@ -608,7 +613,7 @@ def _read_batches(
                     if assertions is not None:
                         pending.append(Pending(assertions))
                         size += assertions.size_bytes
-                    if len(pending) >= docs_per_transaction or size >= BYTES_PER_TRANSACTION:
+                    if _batch_full(len(pending), size, docs_per_transaction):
                         queue.put((results, _prepared(pending, _by_path(results))))
                         results, pending, size = [], [], 0
                         if not wait_for_room():
