@@ -17,6 +17,7 @@ import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -304,7 +305,7 @@ def ingest_paths(
     paths = [Path(path) for path in paths]
     discovery = discover(paths, follow_links=follow_links)
     apply_schema(kb)
-    if kb.cypher(statement("graph_outdated"))[0]["outdated"]:
+    if kb.read("graph_outdated")[0]["outdated"]:
         raise GraphOutdated(
             "the graph was written by an earlier paperkg, which kept no Evidence of paper "
             "identity: run `paperkg reset --yes`, then ingest the documents again"
@@ -317,7 +318,7 @@ def ingest_paths(
             changes = ChangeLog(
                 report.run_id,
                 datetime.now(UTC).isoformat(timespec="microseconds"),
-                whole=kb.cypher(statement("graph_without_history"))[0]["whole"],
+                whole=kb.read("graph_without_history")[0]["whole"],
             )
         try:
             return _run(kb, paths, discovery, report, lock, progress, docs_per_transaction, max_bytes, prune, changes)
@@ -445,10 +446,20 @@ class _Found:
     moved: dict[str, str] = field(default_factory=dict)  # doc_id → the path it lies at now
 
 
-def _known(kb: KnowledgeBase, doc_ids: Iterable[str], paths: Iterable[str] = ()) -> list[list[Any]]:
-    """[doc_id, path last read from, size in bytes] of each of these documents in the graph, and
-    of each document last read from one of `paths`."""
-    return kb.cypher(statement("documents_known"), doc_ids=sorted(doc_ids), paths=list(paths))[0]["found"]
+def _at_paths(kb: KnowledgeBase, paths: Sequence[str]) -> list[list[Any]]:
+    """[doc_id, path, size in bytes] of each document last read from one of `paths`."""
+    return kb.read("documents_at_paths", paths=paths)[0]["found"]
+
+
+def _known(kb: KnowledgeBase, doc_ids: Iterable[str], at_paths: Sequence[list[Any]] = ()) -> list[list[Any]]:
+    """[doc_id, path last read from, size in bytes] of each of these documents in the graph,
+    beside `at_paths` (rows of `_at_paths`), which need no second lookup: most of a re-ingest's
+    documents are found at their paths."""
+    found = list(at_paths)
+    elsewhere = sorted(set(doc_ids) - {doc_id for doc_id, _, _ in found})
+    if elsewhere:
+        found += kb.read("documents_with_ids", doc_ids=elsewhere)[0]["found"]
+    return found
 
 
 def _paths_of(kb: KnowledgeBase, doc_ids: set[str]) -> dict[str, str]:
@@ -465,7 +476,7 @@ def _gone(
     under: set[str] = set()
     for directory in directories:
         if directory not in discovery.unlisted:
-            under.update(kb.cypher(statement("documents_under"), prefix=f"{directory}{os.sep}")[0]["doc_ids"])
+            under.update(kb.read("documents_under", prefix=f"{directory}{os.sep}")[0]["doc_ids"])
     present = set(discovery.files.names()) | {result.path for result in report.documents if result.status == "rejected"}
     unread = {doc_id for doc_id in under - found.replaced if doc_id not in found.seen}
     return {
@@ -572,11 +583,13 @@ def _read_batches(
     results of the documents read for them: those that need no write may come before those of
     documents read earlier that wait for their batch), by a thread that stays one batch ahead: the
     next batch is parsed and prepared while the server writes this one (the driver releases
-    the GIL while it waits), and no more than two batches are in memory."""
+    the GIL while it waits), and no more than two batches are in memory. The documents last read
+    from the files' paths are looked up by a third thread while the reader hashes the files."""
     done = object()
     queue: Queue = Queue()
     room = threading.Semaphore(1)  # taken to read a batch, given back when the batch is taken
     stop = threading.Event()
+    lookups = ThreadPoolExecutor(max_workers=1, thread_name_prefix="paperkg-lookup")
 
     def wait_for_room() -> bool:
         while not room.acquire(timeout=0.1):
@@ -592,8 +605,9 @@ def _read_batches(
             if not wait_for_room():
                 return
             for part in chunks(files, HASH_LOOKUP_BATCH):
+                at_paths = lookups.submit(_at_paths, kb, [str(path) for path in part])  # while hashing
                 digests = [_file_digest(path, max_bytes) for path in part]
-                rows = _known(kb, [d for d in digests if d], [str(path) for path in part])
+                rows = _known(kb, [d for d in digests if d], at_paths.result())
                 known = {doc_id: path for doc_id, path, _ in rows}
                 held = {}  # path → the documents last ingested from it
                 for doc_id, path, _ in rows:
@@ -646,6 +660,7 @@ def _read_batches(
     finally:
         stop.set()
         reader.join()
+        lookups.shutdown()
 
 
 def _file_digest(path: Path, max_bytes: int) -> str | None:

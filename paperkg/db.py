@@ -198,8 +198,17 @@ class KnowledgeBase:
         administration commands, LOAD CSV and procedures outside an allow-list by paperkg
         (ReadOnlyViolation, before the statement runs; see paperkg.readonly)."""
         check_read_only(self.driver, self.database, statement, parameters)
+        return self._read(statement, parameters)
+
+    def read(self, name: str, /, **parameters: Any) -> list[dict[str, Any]]:
+        """Run paperkg's own reading statement `name` (cypher/NAME.cypher); rows as dicts. It
+        skips `cypher`'s plan check, a second round trip that a statement of paperkg's own,
+        which only reads, does not need."""
+        return self._read(statement(name), parameters)
+
+    def _read(self, text: str, parameters: dict[str, Any]) -> list[dict[str, Any]]:
         records, _, _ = self.driver.execute_query(
-            statement,
+            text,
             parameters,
             database_=self.database,
             routing_=RoutingControl.READ,
@@ -219,7 +228,7 @@ class KnowledgeBase:
     def stats(self) -> dict[str, dict[str, int]]:
         """Node counts per label and relationship counts per type."""
         out: dict[str, dict[str, int]] = {"nodes": {}, "relationships": {}}
-        for row in self.cypher(statement("stats")):
+        for row in self.read("stats"):
             out["nodes" if row["kind"] == "node" else "relationships"][row["name"]] = row["count"]
         return out
 

@@ -33,7 +33,6 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
-from paperkg.cypher_files import statement
 from paperkg.ingest.graph.contract import ANALYSIS_PROPERTIES
 from paperkg.rdf import paper_iri
 from paperkg.show import Subgraph, caption, subgraph
@@ -59,7 +58,7 @@ def exported_subgraph(kb, name: str, /, **params: Any) -> tuple[Subgraph, dict[s
     papers = [node_id for node_id, node in graph.nodes.items() if node["label"] == "Paper"]
     analysis = {
         row["id"]: row
-        for row in kb.cypher(statement("export_paper_analysis"), ids=papers)
+        for row in kb.read("export_paper_analysis", ids=papers)
         if any(row[key] is not None for key in EXPORTED_ANALYSIS)
     }
     return graph, analysis

@@ -14,8 +14,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from paperkg.cypher_files import statement
-
 from .db import KnowledgeBase
 from .library import UnknownPaper, library
 
@@ -36,7 +34,7 @@ class HistoryError(ValueError):
 def runs(kb: KnowledgeBase, limit: int = 1000) -> list[dict[str, Any]]:
     """The run history, newest first: when, how long, totals, status, change sets."""
     found = []
-    for row in kb.cypher(statement("runs"), limit=limit):
+    for row in kb.read("runs", limit=limit):
         run = row["run"] or {}
         started, ended = run.get("started_at") or row["started"], run.get("ended_at")
         status = run.get("status") or ("ok" if run and not run.get("rejected") else "rejected" if run else None)
@@ -226,8 +224,8 @@ def digest(kb: KnowledgeBase, *, since: str, watch: list[str] = (), now: datetim
             raise HistoryError(str(exc)) from None
     claims = [row for row in rows if row["entity"] == "claim" and row["after"] in ATTENTION]
     named = {row[name] for row in rows for name in ("paper", "other") if row[name]} | set(watched)
-    (context,) = kb.cypher(
-        statement("digest_context"),
+    (context,) = kb.read(
+        "digest_context",
         watched=sorted(watched),
         claim_ids=[r["key"] for r in claims],
         paper_ids=sorted(named),

@@ -26,8 +26,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from paperkg.cypher_files import statement
-
 CITO = "http://purl.org/spar/cito/"
 FABIO = "http://purl.org/spar/fabio/"
 DCTERMS = "http://purl.org/dc/terms/"
@@ -68,30 +66,30 @@ def claim_support_graph(kb):
         graph.bind(prefix, namespace)
 
     papers = {}
-    for row in kb.cypher(statement("rdf_papers")):
+    for row in kb.read("rdf_papers"):
         node = papers[row["id"]] = URIRef(paper_iri(row))
         graph.add((node, RDF.type, fabio.Work))
         if row["title"]:
             graph.add((node, dcterms.title, Literal(row["title"])))
         if row["year"] is not None:
             graph.add((node, fabio.hasPublicationYear, Literal(str(row["year"]), datatype=XSD.gYear)))
-    for row in kb.cypher(statement("rdf_paper_cites")):
+    for row in kb.read("rdf_paper_cites"):
         graph.add((papers[row["a"]], cito.cites, papers[row["b"]]))
 
-    for row in kb.cypher(statement("rdf_claims")):
+    for row in kb.read("rdf_claims"):
         node = URIRef(_urn("claim", row["id"]))
         graph.add((node, RDF.type, vocab.Claim))
         graph.add((node, RDFS.label, Literal(row["text"])))
         graph.add((node, dcterms.isPartOf, papers[row["paper"]]))
-    for row in kb.cypher(statement("rdf_sources")):
+    for row in kb.read("rdf_sources"):
         node = URIRef(_urn("source", row["id"]))
         graph.add((node, RDF.type, vocab.Source))
         graph.add((node, RDFS.label, Literal(row["key"])))
-    for row in kb.cypher(statement("rdf_claim_cites")):
+    for row in kb.read("rdf_claim_cites"):
         graph.add((URIRef(_urn("claim", row["claim"])), cito.citesAsEvidence, URIRef(_urn("source", row["source"]))))
-    for row in kb.cypher(statement("rdf_supports")):
+    for row in kb.read("rdf_supports"):
         graph.add((URIRef(_urn("source", row["source"])), cito.supports, URIRef(_urn("claim", row["claim"]))))
-    for row in kb.cypher(statement("rdf_refers_to")):
+    for row in kb.read("rdf_refers_to"):
         graph.add((URIRef(_urn("source", row["source"])), dcterms.references, papers[row["paper"]]))
     return graph
 

@@ -24,8 +24,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from paperkg.cypher_files import statement
-
 # How each library query's rows are connected in its picture (others: the citations among
 # them): the statement cypher/show_<link>.cypher finds what joins each pair.
 PAIR_LINKS = {
@@ -112,10 +110,7 @@ def subgraph(kb, name: str, /, **params: Any) -> Subgraph:
     if mode:
         pairs += [(anchor, paper) for anchor in anchors for paper in papers if paper != anchor]
         linked = (
-            [
-                row["id"]
-                for row in kb.cypher(statement(f"show_{mode}"), pairs=[list(p) for p in pairs], per_pair=LINKS_PER_PAIR)
-            ]
+            [row["id"] for row in kb.read(f"show_{mode}", pairs=[list(p) for p in pairs], per_pair=LINKS_PER_PAIR)]
             if pairs
             else []
         )
@@ -156,7 +151,7 @@ def path_subgraph(
     graph.nodes = {paper: graph.nodes[paper] for paper in graph.order}  # in the path's order
     for row in rows:
         graph.nodes[row["paper_id"]]["position"] = row["position"]
-    cites = {(row["source"], row["target"]) for row in kb.cypher(statement("show_paper_cites"), ids=graph.order)}
+    cites = {(row["source"], row["target"]) for row in kb.read("show_paper_cites", ids=graph.order)}
     for row in rows:
         for later in row[steps]:
             if (later, row["paper_id"]) in cites:
@@ -166,19 +161,19 @@ def path_subgraph(
 
 def _add_papers(kb, graph: Subgraph, ids: list[str], citations: bool) -> None:
     ids = list(dict.fromkeys(ids))
-    for row in kb.cypher(statement("show_papers"), ids=ids):
+    for row in kb.read("show_papers", ids=ids):
         graph.nodes[row["id"]] = {"label": "Paper", "anchor": row["id"] in graph.anchors, **row}
     if citations:
-        for row in kb.cypher(statement("show_paper_cites"), ids=ids):
+        for row in kb.read("show_paper_cites", ids=ids):
             graph.relationships.append({"type": "CITES", **row})
 
 
 def _add_claims(kb, graph: Subgraph, ids: list[str]) -> None:
-    for row in kb.cypher(statement("show_claims"), ids=ids):
+    for row in kb.read("show_claims", ids=ids):
         graph.nodes[row["id"]] = {"label": "Claim", **row}
         graph.nodes.setdefault(row["paper"], {"label": "Paper", "id": row["paper"]})
         graph.relationships.append({"type": "MAKES", "source": row["paper"], "target": row["id"]})
-    for row in kb.cypher(statement("show_claim_sources"), ids=ids):
+    for row in kb.read("show_claim_sources", ids=ids):
         source = graph.nodes.setdefault(
             row["id"],
             {"label": "Source", "id": row["id"], "key": row["key"], "matched": row["matched"], "checked": False},

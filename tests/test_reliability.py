@@ -24,6 +24,7 @@ from conftest import free_port
 
 from paperkg.db import connect
 from paperkg.ingest.run import ingest_paths
+from paperkg.lock import IngestLock, LockLost
 from paperkg.server import Instance, process_start
 
 from graph_dump import dump
@@ -396,6 +397,19 @@ def test_lock_of_another_host_with_a_heartbeat_older_than_ten_minutes_is_taken_o
     result = run("ingest", str(seeds_dir), "--quiet")
     assert result.returncode == 0, result.stderr
     assert lock_holder(kb) is None and count(kb, "Document") == 4
+
+
+def test_a_run_whose_lock_was_taken_over_stops_at_its_next_heartbeat_due(kb):
+    # Heartbeats go to the server at most every tenth of stale_after: the lock can only be
+    # taken over once the last one is that old, so the next due one finds it lost.
+    lock = IngestLock(kb, stale_after=2)
+    with pytest.raises(LockLost), lock:
+        kb.execute("MATCH (l:IngestLock {name: 'ingest'}) SET l.owner = 'a-run-that-took-it-over'")
+        lock.heartbeat()  # shown alive just now, when the lock was taken: no round trip yet
+        assert lock_holder(kb)["owner"] == "a-run-that-took-it-over"
+        time.sleep(0.25)
+        lock.heartbeat()
+    assert lock_holder(kb)["owner"] == "a-run-that-took-it-over"  # not released: it is not ours
 
 
 # -- bad documents among good ones -------------------------------------------------------
