@@ -29,7 +29,7 @@ import sys
 import tempfile
 import uuid
 import zlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -413,6 +413,7 @@ class _Csv:
 
     def __init__(self, out: Path, name: str, fixed: list[str], constant: str, properties: dict[str, str]):
         self.name, self.constant, self.properties = name, _quote(constant), properties
+        self.cells = [(key, _cell_for(kind)) for key, kind in properties.items()]
         self.handle = open(out / f"{name}.csv", "w", encoding="utf-8", newline="")  # noqa: SIM115 (closed by close())
         self.handle.write(",".join(fixed + [f"{key}:{kind}" for key, kind in properties.items()]) + "\n")
         self.rows = 0
@@ -428,11 +429,14 @@ class _Csv:
         return cls(out, name, [f":START_ID({start})", f":END_ID({end})", ":TYPE"], kind, properties)
 
     def write(self, *ids: str, properties: dict[str, Any]) -> None:
-        unknown = properties.keys() - self.properties.keys()
-        if unknown:
-            raise ExportError(f"{self.name}: no column for {', '.join(sorted(unknown))} (add it to admin_import)")
-        cells = [_quote(value) for value in ids] + [self.constant]
-        cells += [_cell(properties.get(key), kind) for key, kind in self.properties.items()]
+        if not properties.keys() <= self.properties.keys():
+            unknown = sorted(properties.keys() - self.properties.keys())
+            raise ExportError(f"{self.name}: no column for {', '.join(unknown)} (add it to admin_import)")
+        cells = [_quote(value) for value in ids]
+        cells.append(self.constant)
+        for key, cell in self.cells:
+            value = properties.get(key)
+            cells.append("" if value is None else cell(value))
         self.handle.write(",".join(cells) + "\n")
         self.rows += 1
 
@@ -443,19 +447,28 @@ class _Csv:
         self.handle.close()
 
 
-def _cell(value: Any, kind: str) -> str:
-    if value is None:
-        return ""
-    if kind.endswith("[]"):
-        items = [str(item) for item in value]
-        if any(ARRAY_DELIMITER in item for item in items):
-            raise ExportError(f"a list element contains the array delimiter U+{ord(ARRAY_DELIMITER):04X}")
-        return _quote(ARRAY_DELIMITER.join(items))
-    if kind == "boolean":
-        return "true" if value else "false"
-    if kind in ("date", "datetime"):
-        return value.isoformat()
+# A cell of each column kind, for a value that is not None (an empty cell is "no property").
+def _cell_of_list(value: Any) -> str:
+    items = [str(item) for item in value]
+    if any(ARRAY_DELIMITER in item for item in items):
+        raise ExportError(f"a list element contains the array delimiter U+{ord(ARRAY_DELIMITER):04X}")
+    return _quote(ARRAY_DELIMITER.join(items))
+
+
+def _cell_of_text(value: Any) -> str:
     return _quote(str(value))
+
+
+_CELLS: dict[str, Callable[[Any], str]] = {
+    "boolean": lambda value: "true" if value else "false",
+    "date": lambda value: value.isoformat(),
+    "datetime": lambda value: value.isoformat(),
+}
+
+
+def _cell_for(kind: str) -> Callable[[Any], str]:
+    """How a column of this kind (the importer's type: string, int, boolean, string[], …) writes a value."""
+    return _cell_of_list if kind.endswith("[]") else _CELLS.get(kind, _cell_of_text)
 
 
 def _quote(text: str) -> str:

@@ -82,6 +82,11 @@ class Evidence:
     year: int | None
     fallback: str | None = None
 
+    def __reduce__(self) -> tuple[type[Evidence], tuple[Any, ...]]:
+        # Pickled as its fields: a slotted dataclass's own state methods look its fields up for
+        # every instance, and the offline export spools millions of evidence.
+        return Evidence, (self.arxiv_id, self.doi, self.title_norm, self.year, self.fallback)
+
     def encode(self) -> str:
         return _SEPARATOR.join(
             "" if value is None else str(value)
