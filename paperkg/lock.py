@@ -82,7 +82,7 @@ class IngestLock:
 
     def heartbeat(self) -> None:
         """Show the holder is alive, at most every HEARTBEATS_PER_STALE_AFTER-th of `stale_after`
-        (a round trip per batch cost a re-ingest of unchanged documents a tenth of its time).
+        (one round trip per batch was a large share of a re-ingest of unchanged documents).
         The lock can only be taken over once a heartbeat is `stale_after` old, so the first
         call after that still finds it lost, as one per batch would."""
         if time.monotonic() - self.beaten_at < self.stale_after / HEARTBEATS_PER_STALE_AFTER:

@@ -98,6 +98,16 @@ def test_a_partial_run_gives_the_figure_at_its_size():
     )
 
 
+def test_the_parse_figure_at_a_size_is_the_full_runs_not_an_older_runs():
+    older = {
+        "command": "python bench/run.py --sizes 50000",
+        "sizes": [{"papers": 50_000, "parse": {"mb_per_s": 12.0, "load": 9.0}}],
+    }
+    results = {**RESULTS, "partial_runs": {**RESULTS["partial_runs"], "full-50000-older": older}}
+    (goal,) = [g for g in goals(results) if g.goal.startswith("parse")]
+    assert (goal.figure, goal.status, goal.load) == ("19.0 MB/s (slowest size, 50,000)", "missed", 2.0)
+
+
 def test_the_parse_figure_is_split_by_kind_of_document_and_the_parts_add_up():
     corpus = Path(__file__).resolve().parents[1] / "examples" / "corpus"
     sizes = {kind: sum(f.stat().st_size for f in corpus.glob(f"{kind}_*")) for kind in ("card", "page")}
