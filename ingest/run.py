@@ -52,7 +52,8 @@ from paperkg.schema import apply_schema
 # and a batch of pages (parsed ahead) must not grow memory with the corpus (docs/performance.md).
 BYTES_PER_TRANSACTION = 2 * 1024 * 1024
 HASH_LOOKUP_BATCH = 1000
-FULL_COLLECTION_EVERY = 100  # batches; see _collected_per_batch
+YOUNG_COLLECTION_EVERY = 10  # batches; see _collected_per_batch
+FULL_COLLECTION_EVERY = 100
 RUN_ERROR_CHARS = 500  # of a failed run's error, kept on its IngestRun
 
 
@@ -552,14 +553,15 @@ def _ingest_files(
 
 @contextmanager
 def _collected_per_batch() -> Iterator[Callable[[], None]]:
-    """Pause automatic garbage collection for the run; the function it gives collects what the
-    last batch left. A batch's rows live for its whole transaction, so CPython's generational
-    collector promoted them and ran a full collection about once a batch, scanning every live
-    object, the run's report and file list included: 8 s of a 55 s ingest of 10k papers,
-    83 s of 373 s at 50k (and it holds the GIL, so the reading thread waits too).
-    Rows and parsed documents are freed by reference counting; the cycles a batch leaves (the
-    driver's results, which hold its rows) are all young, so a young collection frees them,
-    and a full one every FULL_COLLECTION_EVERY batches catches whatever grew old."""
+    """Pause automatic garbage collection for the run; the function it gives, called after each
+    batch, collects now and then. A batch's rows live for its whole transaction, so CPython's
+    generational collector promoted them and ran a full collection about once a batch, scanning
+    every live object, the run's report and file list included (and it holds the GIL, so the
+    reading thread waits too). Rows and parsed documents are freed by reference counting (the
+    driver's results, which are cycles, no longer hold the rows: write._send), so what a batch
+    leaves to the collector is the driver's few objects: a young collection every
+    YOUNG_COLLECTION_EVERY batches frees them, and a full one every FULL_COLLECTION_EVERY
+    catches whatever grew old. docs/performance.md has the figures."""
     enabled = gc.isenabled()
     gc.disable()
     batches = 0
@@ -567,7 +569,10 @@ def _collected_per_batch() -> Iterator[Callable[[], None]]:
     def collect() -> None:
         nonlocal batches
         batches += 1
-        gc.collect(2 if batches % FULL_COLLECTION_EVERY == 0 else 0)
+        if batches % FULL_COLLECTION_EVERY == 0:
+            gc.collect(2)
+        elif batches % YOUNG_COLLECTION_EVERY == 0:
+            gc.collect(0)
 
     try:
         yield collect

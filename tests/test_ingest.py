@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from paperkg.cli import main
+from paperkg.ingest.graph.rows import Rows
 from paperkg.ingest.run import ingest_paths
 
 from graph_dump import dump
@@ -208,6 +209,27 @@ def test_an_ingest_leaves_automatic_garbage_collection_as_it_found_it(kb, seeds)
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_written_batchs_rows_go_with_it_not_with_the_garbage_collector(kb, tmp_path):
+    # The driver keeps each statement's parameters in its result's summary, a reference cycle;
+    # a run collects only every few batches, so rows left there would pile up until then.
+    corpus = tmp_path / "corpus"
+    generate(corpus, papers=40, pages=1, seed=3)
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)  # what a collection finds unreachable stays in gc.garbage
+    try:
+        report = ingest_paths(kb, [corpus], docs_per_transaction=20)  # fewer batches than YOUNG_COLLECTION_EVERY
+        gc.collect()
+        held = [rows for rows in gc.garbage if isinstance(rows, Rows) and rows and isinstance(rows[0], dict)]
+        statements = {next(iter(rows[0])) for rows in held}
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert report.ok and report.totals["new"] == 41
+    assert statements == set()
 
 
 def test_driver_debug_log_counts_the_rows_of_a_write_instead_of_listing_them(kb, seeds, caplog):

@@ -46,6 +46,12 @@ class Unit:
     cited: bool = False  # the document's paper cites it
     citing: bool = False  # it cites the document's paper
     sources: list[str] = field(default_factory=list)  # source keys of the page resolved to it
+    # The evidence's key, worked out once where the document is read: rows and identity use it
+    # while the server waits for them.
+    key: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.key = self.evidence.key
 
 
 @dataclass

@@ -45,7 +45,7 @@ class Batch:
     Preparing it needs no graph, so it is done while the previous batch is written."""
 
     documents: list[Pending]
-    evidence: list[Evidence]
+    evidence: dict[Evidence, str]  # the distinct evidence, in Evidence.encode order, with its key
 
 
 @dataclass
@@ -58,8 +58,8 @@ class BatchResult:
 
 
 def prepare_batch(documents: Sequence[Pending]) -> Batch:
-    evidence = {unit.evidence for pending in documents for unit in pending.assertions.units}
-    return Batch(list(documents), sorted(evidence, key=Evidence.encode))
+    evidence = {unit.evidence: unit.key for pending in documents for unit in pending.assertions.units}
+    return Batch(list(documents), dict(sorted(evidence.items(), key=lambda item: item[0].encode())))
 
 
 def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str, changes: ChangeLog | None = None) -> BatchResult:
@@ -123,7 +123,7 @@ def retract_documents(tx: ManagedTransaction, doc_ids: Sequence[str], changes: C
             withdrawn.setdefault(paper_id, []).append([precedence, keys])
         removed |= retracted.gone
         claims |= retracted.claims
-    resolution = resolve_in_graph(tx, [], touched, removed, recorder)
+    resolution = resolve_in_graph(tx, {}, touched, removed, recorder)
     _send(tx, "write_identity", resolution.identity_rows())
     # A paper that no merge or split reshaped folds again only what its withdrawn statements
     # may have decided (a paper a later retraction removed is skipped).
@@ -177,7 +177,7 @@ def document_row(a: Assertions) -> dict[str, Any]:
 def unit_row(unit: Unit) -> dict[str, Any]:
     """What a MENTIONS relationship says about its mentions (UNIT_PROPERTIES but the precedence)."""
     row: dict[str, Any] = {
-        "key": unit.evidence.key,
+        "key": unit.key,
         "lines": unit.lines,
         "subject": unit.subject,
         "cited": unit.cited,
@@ -207,7 +207,7 @@ def batch_rows(
                 "paper_id": paper_id,
                 "mention": {
                     "doc_id": a.doc_id,
-                    "precedence": precedence(unit.rank, a.doc_id, unit.evidence.key),
+                    "precedence": precedence(unit.rank, a.doc_id, unit.key),
                     "properties": unit.properties,
                     "unit": unit_row(unit),
                 },
@@ -346,7 +346,14 @@ def _send(tx: ManagedTransaction, name: str, rows: list[dict[str, Any]], **param
     """Run a write statement over rows, in parts, without waiting for it to finish; the parts'
     results, whose records the driver keeps until they are read. If the server refuses a part,
     the next statement or the commit raises its error."""
-    return [tx.run(statement(name), rows=Rows(part), **parameters) for part in chunks(rows, ROWS_PER_STATEMENT)]
+    results = []
+    for part in chunks(rows, ROWS_PER_STATEMENT):
+        sent = Rows(part)
+        results.append(tx.run(statement(name), rows=sent, **parameters))
+        # Sent: the driver keeps a statement's parameters in its result's summary, a reference
+        # cycle, so the rows would wait for the garbage collector instead of going with the batch.
+        sent.clear()
+    return results
 
 
 # -- identity against the graph ---------------------------------------------------------------
@@ -356,7 +363,7 @@ def _send(tx: ManagedTransaction, name: str, rows: list[dict[str, Any]], **param
 class GraphResolution:
     """Where a batch's evidence belongs, and what became of the nodes it met."""
 
-    known: dict[str, str]  # evidence key → paper_id, for evidence whose work did not change
+    known: dict[Evidence, str]  # → paper_id, for evidence whose work did not change
     works: dict[Evidence, Work]  # the region's evidence, resolved anew
     reshaped: set[str]  # papers that gained or lost evidence of other nodes
     placed: dict[Evidence, str] = field(default_factory=dict)  # the region's evidence → its node before
@@ -366,7 +373,7 @@ class GraphResolution:
 
     def paper_of(self, evidence: Evidence) -> str:
         work = self.works.get(evidence)
-        return work.paper_id if work is not None else self.known[evidence.key]
+        return work.paper_id if work is not None else self.known[evidence]
 
     def identity_rows(self) -> list[dict[str, Any]]:
         works = {work.paper_id: work for work in self.works.values()}
@@ -397,7 +404,7 @@ class GraphResolution:
 
 def resolve_in_graph(
     tx: ManagedTransaction,
-    evidence: Sequence[Evidence],
+    evidence: dict[Evidence, str],
     touched: set[str],
     removed: set[Evidence],
     recorder: ChangeRecorder | None = None,
@@ -407,10 +414,12 @@ def resolve_in_graph(
     evidence it is connected to by an identifier (arXiv id, DOI, title, fallback), so the works
     are those `resolve` finds over all the documents at once. Nodes whose works changed are
     reshaped here, before the batch's rows are written."""
-    known: dict[str, str] = {}
-    for part in chunks([e.key for e in evidence], ROWS_PER_STATEMENT):
-        known.update(tx.run(statement("evidence_papers"), keys=Rows(part)).single(strict=True)["found"])
-    new = [e for e in evidence if e.key not in known]
+    of_key = {key: e for e, key in evidence.items()}
+    known: dict[Evidence, str] = {}
+    for part in chunks(list(of_key), ROWS_PER_STATEMENT):
+        found = tx.run(statement("evidence_papers"), keys=Rows(part)).single(strict=True)["found"]
+        known.update((of_key[key], paper_id) for key, paper_id in found)
+    new = [e for e in evidence if e not in known]
     region = _region(tx, new + sorted(removed, key=Evidence.encode), touched)
     works = resolve(set(new) | {e for found in region.values() for e in found})
     placed = {e: paper_id for paper_id, found in region.items() for e in found}
