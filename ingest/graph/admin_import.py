@@ -18,18 +18,32 @@ work's Evidence rows written and its identifiers spilled as it is found, so that
 evidence's paper id is kept; the second pass maps evidence to papers and writes the rows,
 spilling what several documents state about one key (a paper's properties and identifiers, a
 claim, a relationship) to partitions on disk that are combined one at a time.
+
+Both passes use the machine's cores (`processes`, the CPU count by default): forked worker
+processes parse the first pass's documents, a chunk of files each, and the parent merges each
+chunk's evidence and spools its documents in the order of the files; after the second pass's
+documents, worker processes combine the partitions, each into files of its own that the parent
+appends to the CSVs in partition order. So the files are those one process writes, byte for
+byte (the documents' run and time aside). The second pass's documents stay in the parent: a
+worker that looked evidence up in the parent's map of papers would copy its memory.
+With one process everything runs in this one, without a pool.
 """
 
 from __future__ import annotations
 
+import io
+import multiprocessing
 import os
 import pickle
+import shutil
 import subprocess
 import sys
 import tempfile
 import uuid
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -53,6 +67,8 @@ DATABASE = "neo4j"
 # Pass 2's spill (see _Spill): partitions on disk, and records held per partition before a write.
 PARTITIONS = 64
 SPILL_RECORDS = 2000
+# Pass 1's documents per task of a worker process: each task's spooled documents cross a pipe at once.
+CHUNK_DOCUMENTS = 50
 # neo4j-admin's memory: its heap, the off-heap memory it may take for its id mapping and caches
 # (its own default is most of the machine's memory), and its page cache (else the server's, from
 # the home's neo4j.conf, or its own large default). With the JVM's own overhead they keep the
@@ -94,9 +110,18 @@ class ExportSummary:
 
 
 def export_admin_import(
-    paths: Iterable[str | os.PathLike], directory: str | os.PathLike, *, max_bytes: int = MAX_DOCUMENT_BYTES
+    paths: Iterable[str | os.PathLike],
+    directory: str | os.PathLike,
+    *,
+    max_bytes: int = MAX_DOCUMENT_BYTES,
+    processes: int | None = None,
 ) -> ExportSummary:
-    """Write the graph of the documents under `paths` as importer CSVs (and `import.args`) in `directory`."""
+    """Write the graph of the documents under `paths` as importer CSVs (and `import.args`) in
+    `directory`, in `processes` processes (default: one per CPU; 1: all in this one)."""
+    if processes is None:
+        processes = os.cpu_count() or 1
+    if processes < 1:
+        raise ExportError(f"processes must be at least 1, not {processes}")
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     summary = ExportSummary(out)
@@ -104,9 +129,10 @@ def export_admin_import(
         discovery = discover(paths)
         summary.rejected.extend(result.error for result in discovery.rejected)
         spill = _Spill(out)
-        paper_of, evidence_files = _resolved(_first_pass(discovery.files, spool, summary, max_bytes), out, spill)
+        evidence = _first_pass(discovery.files, spool, summary, max_bytes, processes)
+        paper_of, evidence_files = _resolved(evidence, out, spill)
         spool.seek(0)
-        _second_pass(_spooled(spool), paper_of, spill, evidence_files, out, summary)
+        _second_pass(_spooled(spool), paper_of, spill, evidence_files, out, summary, processes)
     # An argument file for `neo4j-admin @import.args`: one argument per line, quoted (paths may hold spaces).
     lines = ['"' + argument.replace("\\", "\\\\").replace('"', '\\"') + '"' for argument in import_arguments(out)]
     summary.arguments_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -182,24 +208,80 @@ def finish_import(kb: KnowledgeBase) -> None:
     record_import(kb)
 
 
+# -- worker processes ---------------------------------------------------------------------------
+
+# In a worker process: its job's function and the arguments every task shares (see _mapped).
+_job: tuple[Callable[..., Any], tuple[Any, ...]] | None = None
+
+
+def _mapped(function: Callable[..., Any], shared: tuple[Any, ...], tasks: Iterable[tuple], processes: int) -> Iterator:
+    """`function(*shared, *task)` of each task, in the tasks' order: in `processes` forked worker
+    processes, which inherit `shared` instead of receiving it through a pipe, or in this process
+    when `processes` is 1. A worker's exception is raised here."""
+    if processes == 1:
+        for task in tasks:
+            yield function(*shared, *task)
+        return
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(
+        processes, mp_context=context, initializer=_start_job, initargs=(function, shared)
+    ) as pool:
+        try:
+            yield from pool.map(_run_job, tasks)
+        except BrokenProcessPool:
+            raise ExportError("a worker process of the export ended abruptly (out of memory?)") from None
+
+
+def _start_job(function: Callable[..., Any], shared: tuple[Any, ...]) -> None:
+    global _job
+    _job = function, shared
+
+
+def _run_job(task: tuple) -> Any:
+    assert _job is not None
+    function, shared = _job
+    return function(*shared, *task)
+
+
 # -- pass 1: parse, file mentions, spool ----------------------------------------------------
 
 
-def _first_pass(files: Sequence[Path], spool: IO[bytes], summary: ExportSummary, max_bytes: int) -> set[Evidence]:
+def _first_pass(
+    files: Sequence[Path], spool: IO[bytes], summary: ExportSummary, max_bytes: int, processes: int
+) -> set[Evidence]:
     evidence: set[Evidence] = set()
-    for path in files:
-        result, assertions = read_document(path, max_bytes)
-        if assertions is None:
-            summary.rejected.append(result.error or result.path)
-            continue
-        for unit in assertions.units:
-            found = unit.evidence
-            if found not in evidence:
+    chunks = ((start, min(start + CHUNK_DOCUMENTS, len(files))) for start in range(0, len(files), CHUNK_DOCUMENTS))
+    for rejected, found, documents, spooled in _mapped(_parsed, (files, max_bytes), chunks, processes):
+        summary.rejected.extend(rejected)
+        # In the order first found, as one process reading the documents in order adds them,
+        # so that the set and the works resolved from it are the same.
+        for e in found:
+            if e not in evidence:
                 # One copy of each identifier string: a work's evidence mostly repeats its title and ids.
-                evidence.add(Evidence(*(None if value is None else _intern(value) for value in _fields(found))))
-        pickle.dump(assertions, spool, protocol=pickle.HIGHEST_PROTOCOL)
-        summary.documents += 1
+                evidence.add(Evidence(*(None if value is None else _intern(value) for value in _fields(e))))
+        spool.write(spooled)
+        summary.documents += documents
     return evidence
+
+
+def _parsed(
+    files: Sequence[Path], max_bytes: int, start: int, stop: int
+) -> tuple[list[str], list[Evidence], int, bytes]:
+    """The documents `files[start:stop]`: their rejections, their distinct evidence in the
+    order first found, how many were read, and those pickled one after another for the spool."""
+    rejected: list[str] = []
+    evidence: dict[Evidence, None] = {}
+    spooled = io.BytesIO()
+    documents = 0
+    for index in range(start, stop):
+        result, assertions = read_document(files[index], max_bytes)
+        if assertions is None:
+            rejected.append(result.error or result.path)
+            continue
+        evidence.update((unit.evidence, None) for unit in assertions.units)
+        pickle.dump(assertions, spooled, protocol=pickle.HIGHEST_PROTOCOL)
+        documents += 1
+    return rejected, list(evidence), documents, spooled.getvalue()
 
 
 def _fields(e: Evidence) -> tuple[Any, ...]:
@@ -294,13 +376,21 @@ class _Spill:
         pickle.dump(self.pending[partition], self.files[partition], protocol=pickle.HIGHEST_PROTOCOL)
         self.pending[partition] = []
 
-    def partitions(self) -> Iterator[Iterator[tuple]]:
-        """Each partition's records in the order they were added; a partition's file is closed
-        once read."""
+    def finish(self) -> None:
+        """Every record on disk, and no buffer left for a forked process to inherit."""
         for partition, spill in enumerate(self.files):
             self._flush(partition)
-            spill.seek(0)
-            yield (record for chunk in _spooled(spill) for record in chunk)
+            spill.flush()
+
+    def records(self, partition: int) -> Iterator[tuple]:
+        """The partition's records in the order they were added; its file is emptied once read."""
+        spill = self.files[partition]
+        spill.seek(0)
+        yield from (record for chunk in _spooled(spill) for record in chunk)
+        spill.truncate(0)
+
+    def close(self) -> None:
+        for spill in self.files:
             spill.close()
 
 
@@ -311,6 +401,7 @@ def _second_pass(
     evidence_files: list[_Csv],
     out: Path,
     summary: ExportSummary,
+    processes: int,
 ) -> None:
     run_id, now = str(uuid.uuid4()), datetime.now(UTC)
     with (
@@ -348,15 +439,16 @@ def _second_pass(
             for row in rows["write_refers_to"]:
                 _spill_edge(spill, "refers_to", row["source_id"], row["paper_id"], [a.doc_id])
     paper_of.clear()  # every document's rows are out: the rest is combined from the spill
-    combined = {
-        "Paper": _Csv.nodes(out, "Paper"),
-        **{label: _Csv.nodes(out, label) for label in ("Claim", "Source")},
-        **{name: _Csv.relationships(out, name) for name in _COMBINED_EDGES},
-    }
+    spill.finish()
+    combined = _combined_files(out)
     try:
-        for records in spill.partitions():
-            _write_partition(records, combined)
+        if processes == 1:
+            for partition in range(PARTITIONS):
+                _write_partition(spill.records(partition), combined)
+        else:
+            _combine_in_workers(spill, combined, out, processes)
     finally:
+        spill.close()
         for csv_file in combined.values():
             csv_file.handle.close()
     written = [
@@ -377,6 +469,39 @@ def _spill_edge(
     spill: _Spill, name: str, start: str, end: str, doc_ids: list[str], properties: dict[str, Any] | None = None
 ) -> None:
     spill.add(f"{start}\x00{end}", ("edge", name, start, end, doc_ids, properties))
+
+
+def _combined_files(out: Path, part: int | None = None) -> dict[str, _Csv]:
+    return {
+        **{label: _Csv.nodes(out, label, part) for label in ("Paper", "Claim", "Source")},
+        **{name: _Csv.relationships(out, name, part) for name in _COMBINED_EDGES},
+    }
+
+
+def _combine_in_workers(spill: _Spill, combined: dict[str, _Csv], out: Path, processes: int) -> None:
+    """Each partition combined by a worker process into part files of its own, which are
+    appended to the CSVs in partition order, as one process writes them."""
+    with tempfile.TemporaryDirectory(dir=out) as parts:
+        tasks = ((partition,) for partition in range(PARTITIONS))
+        for partition, rows in enumerate(_mapped(_combined_part, (spill, Path(parts)), tasks, processes)):
+            for name, csv_file in combined.items():
+                part = Path(parts) / _Csv.part_name(csv_file.name, partition)
+                csv_file.handle.flush()
+                with open(part, "rb") as handle:
+                    shutil.copyfileobj(handle, csv_file.handle.buffer)
+                part.unlink()
+                csv_file.rows += rows[name]
+
+
+def _combined_part(spill: _Spill, parts: Path, partition: int) -> dict[str, int]:
+    """In a worker process: one partition's rows in part files; how many rows each holds."""
+    files = _combined_files(parts, partition)
+    try:
+        _write_partition(spill.records(partition), files)
+    finally:
+        for csv_file in files.values():
+            csv_file.handle.close()
+    return {name: csv_file.rows for name, csv_file in files.items()}
 
 
 def _write_partition(records: Iterator[tuple], out: dict[str, _Csv]) -> None:
@@ -409,24 +534,33 @@ def _write_partition(records: Iterator[tuple], out: dict[str, _Csv]) -> None:
 
 
 class _Csv:
-    """One CSV file with its header line; every value quoted, an empty field meaning "no property"."""
+    """One CSV file with its header line; every value quoted, an empty field meaning "no property".
+    A `part` is a file of some of its rows, without the header, to be appended to it."""
 
-    def __init__(self, out: Path, name: str, fixed: list[str], constant: str, properties: dict[str, str]):
+    def __init__(
+        self, out: Path, name: str, fixed: list[str], constant: str, properties: dict[str, str], part: int | None
+    ):
         self.name, self.constant, self.properties = name, _quote(constant), properties
         self.cells = [(key, _cell_for(kind)) for key, kind in properties.items()]
-        self.handle = open(out / f"{name}.csv", "w", encoding="utf-8", newline="")  # noqa: SIM115 (closed by close())
-        self.handle.write(",".join(fixed + [f"{key}:{kind}" for key, kind in properties.items()]) + "\n")
+        file = f"{name}.csv" if part is None else self.part_name(name, part)
+        self.handle = open(out / file, "w", encoding="utf-8", newline="")  # noqa: SIM115 (closed by close())
+        if part is None:
+            self.handle.write(",".join(fixed + [f"{key}:{kind}" for key, kind in properties.items()]) + "\n")
         self.rows = 0
 
-    @classmethod
-    def nodes(cls, out: Path, label: str) -> _Csv:
-        key, properties = NODES[label]
-        return cls(out, node_file(label), [f"{key}:ID({label})", ":LABEL"], label, properties)
+    @staticmethod
+    def part_name(name: str, part: int) -> str:
+        return f"{name}.{part}.part"
 
     @classmethod
-    def relationships(cls, out: Path, name: str) -> _Csv:
+    def nodes(cls, out: Path, label: str, part: int | None = None) -> _Csv:
+        key, properties = NODES[label]
+        return cls(out, node_file(label), [f"{key}:ID({label})", ":LABEL"], label, properties, part)
+
+    @classmethod
+    def relationships(cls, out: Path, name: str, part: int | None = None) -> _Csv:
         kind, start, end, properties = RELATIONSHIPS[name]
-        return cls(out, name, [f":START_ID({start})", f":END_ID({end})", ":TYPE"], kind, properties)
+        return cls(out, name, [f":START_ID({start})", f":END_ID({end})", ":TYPE"], kind, properties, part)
 
     def write(self, *ids: str, properties: dict[str, Any]) -> None:
         if not properties.keys() <= self.properties.keys():
