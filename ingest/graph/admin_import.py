@@ -19,19 +19,21 @@ evidence's paper id is kept; the second pass maps evidence to papers and writes 
 spilling what several documents state about one key (a paper's properties and identifiers, a
 claim, a relationship) to partitions on disk that are combined one at a time.
 
-Both passes use the machine's cores (`processes`, the CPU count by default): forked worker
-processes parse the first pass's documents, a chunk of files each, and the parent merges each
-chunk's evidence and spools its documents in the order of the files; after the second pass's
-documents, worker processes combine the partitions, each into files of its own that the parent
+Both passes use the machine's cores (`processes`, one per CPU by default). Worker processes,
+forked at the start while the parent holds little more than the files' paths, parse the first
+pass's documents a chunk of files each; the parent merges each chunk's evidence in the order it
+was first found and spools the chunk's documents in the order of the files. After the second
+pass's documents, the workers combine the partitions, each into part files that the parent
 appends to the CSVs in partition order. So the files are those one process writes, byte for
-byte (the documents' run and time aside). The second pass's documents stay in the parent: a
-worker that looked evidence up in the parent's map of papers would copy its memory.
-With one process everything runs in this one, without a pool.
+byte (but the documents' run and time). The second pass's documents are mapped in the parent,
+which alone holds each evidence's paper id. With one process everything runs in the parent,
+without workers.
 """
 
 from __future__ import annotations
 
 import io
+import itertools
 import multiprocessing
 import os
 import pickle
@@ -125,14 +127,16 @@ def export_admin_import(
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     summary = ExportSummary(out)
-    with tempfile.TemporaryFile(dir=out) as spool:
+    # The part files' directory outlives the workers, so that none writes there as it is removed.
+    with tempfile.TemporaryFile(dir=out) as spool, tempfile.TemporaryDirectory(dir=out) as parts:
         discovery = discover(paths)
         summary.rejected.extend(result.error for result in discovery.rejected)
         spill = _Spill(out)
-        evidence = _first_pass(discovery.files, spool, summary, max_bytes, processes)
-        paper_of, evidence_files = _resolved(evidence, out, spill)
-        spool.seek(0)
-        _second_pass(_spooled(spool), paper_of, spill, evidence_files, out, summary, processes)
+        with _Workers(_Shared(discovery.files, max_bytes, spill, Path(parts)), processes) as workers:
+            evidence = _first_pass(workers, spool, summary)
+            paper_of, evidence_files = _resolved(evidence, out, spill)
+            spool.seek(0)
+            _second_pass(_spooled(spool), paper_of, spill, evidence_files, out, summary, workers)
     # An argument file for `neo4j-admin @import.args`: one argument per line, quoted (paths may hold spaces).
     lines = ['"' + argument.replace("\\", "\\\\").replace('"', '\\"') + '"' for argument in import_arguments(out)]
     summary.arguments_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -210,48 +214,69 @@ def finish_import(kb: KnowledgeBase) -> None:
 
 # -- worker processes ---------------------------------------------------------------------------
 
-# In a worker process: its job's function and the arguments every task shares (see _mapped).
-_job: tuple[Callable[..., Any], tuple[Any, ...]] | None = None
+
+@dataclass
+class _Shared:
+    """What the tasks of worker processes read: inherited when they are forked, not sent."""
+
+    files: Sequence[Path]
+    max_bytes: int
+    spill: _Spill
+    parts: Path  # for the combined partitions' part files
 
 
-def _mapped(function: Callable[..., Any], shared: tuple[Any, ...], tasks: Iterable[tuple], processes: int) -> Iterator:
-    """`function(*shared, *task)` of each task, in the tasks' order: in `processes` forked worker
-    processes, which inherit `shared` instead of receiving it through a pipe, or in this process
-    when `processes` is 1. A worker's exception is raised here."""
-    if processes == 1:
-        for task in tasks:
-            yield function(*shared, *task)
-        return
-    context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(
-        processes, mp_context=context, initializer=_start_job, initargs=(function, shared)
-    ) as pool:
+# In a worker process: what its tasks share.
+_shared: _Shared | None = None
+
+
+class _Workers:
+    """The export's worker processes, or none with one process (their tasks then run in this
+    one). They are forked at the first task, while this process holds little more than the
+    files' paths: not the evidence or the papers' ids, whose pages they would share, or copy."""
+
+    def __init__(self, shared: _Shared, processes: int) -> None:
+        self.shared = shared
+        self.pool: ProcessPoolExecutor | None = None
+        if processes > 1:
+            context = multiprocessing.get_context("fork")
+            self.pool = ProcessPoolExecutor(processes, mp_context=context, initializer=_inherit, initargs=(shared,))
+
+    def map(self, function: Callable[..., Any], tasks: Iterable[tuple]) -> Iterator:
+        """`function(shared, *task)` of each task, in the tasks' order. A worker's exception is raised here."""
+        if self.pool is None:
+            for task in tasks:
+                yield function(self.shared, *task)
+            return
         try:
-            yield from pool.map(_run_job, tasks)
+            yield from self.pool.map(_run, itertools.repeat(function), tasks)
         except BrokenProcessPool:
             raise ExportError("a worker process of the export ended abruptly (out of memory?)") from None
 
+    def __enter__(self) -> _Workers:
+        return self
 
-def _start_job(function: Callable[..., Any], shared: tuple[Any, ...]) -> None:
-    global _job
-    _job = function, shared
+    def __exit__(self, *exc: object) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
 
 
-def _run_job(task: tuple) -> Any:
-    assert _job is not None
-    function, shared = _job
-    return function(*shared, *task)
+def _inherit(shared: _Shared) -> None:
+    global _shared
+    _shared = shared
+
+
+def _run(function: Callable[..., Any], task: tuple) -> Any:
+    return function(_shared, *task)
 
 
 # -- pass 1: parse, file mentions, spool ----------------------------------------------------
 
 
-def _first_pass(
-    files: Sequence[Path], spool: IO[bytes], summary: ExportSummary, max_bytes: int, processes: int
-) -> set[Evidence]:
+def _first_pass(workers: _Workers, spool: IO[bytes], summary: ExportSummary) -> set[Evidence]:
     evidence: set[Evidence] = set()
-    chunks = ((start, min(start + CHUNK_DOCUMENTS, len(files))) for start in range(0, len(files), CHUNK_DOCUMENTS))
-    for rejected, found, documents, spooled in _mapped(_parsed, (files, max_bytes), chunks, processes):
+    count = len(workers.shared.files)
+    chunks = ((start, min(start + CHUNK_DOCUMENTS, count)) for start in range(0, count, CHUNK_DOCUMENTS))
+    for rejected, found, documents, spooled in workers.map(_parsed, chunks):
         summary.rejected.extend(rejected)
         # In the order first found, as one process reading the documents in order adds them,
         # so that the set and the works resolved from it are the same.
@@ -264,9 +289,7 @@ def _first_pass(
     return evidence
 
 
-def _parsed(
-    files: Sequence[Path], max_bytes: int, start: int, stop: int
-) -> tuple[list[str], list[Evidence], int, bytes]:
+def _parsed(shared: _Shared, start: int, stop: int) -> tuple[list[str], list[Evidence], int, bytes]:
     """The documents `files[start:stop]`: their rejections, their distinct evidence in the
     order first found, how many were read, and those pickled one after another for the spool."""
     rejected: list[str] = []
@@ -274,7 +297,7 @@ def _parsed(
     spooled = io.BytesIO()
     documents = 0
     for index in range(start, stop):
-        result, assertions = read_document(files[index], max_bytes)
+        result, assertions = read_document(shared.files[index], shared.max_bytes)
         if assertions is None:
             rejected.append(result.error or result.path)
             continue
@@ -377,7 +400,7 @@ class _Spill:
         self.pending[partition] = []
 
     def finish(self) -> None:
-        """Every record on disk, and no buffer left for a forked process to inherit."""
+        """Every record on disk, where a worker process reads it."""
         for partition, spill in enumerate(self.files):
             self._flush(partition)
             spill.flush()
@@ -401,7 +424,7 @@ def _second_pass(
     evidence_files: list[_Csv],
     out: Path,
     summary: ExportSummary,
-    processes: int,
+    workers: _Workers,
 ) -> None:
     run_id, now = str(uuid.uuid4()), datetime.now(UTC)
     with (
@@ -442,11 +465,11 @@ def _second_pass(
     spill.finish()
     combined = _combined_files(out)
     try:
-        if processes == 1:
+        if workers.pool is None:
             for partition in range(PARTITIONS):
                 _write_partition(spill.records(partition), combined)
         else:
-            _combine_in_workers(spill, combined, out, processes)
+            _combine_in_workers(workers, combined)
     finally:
         spill.close()
         for csv_file in combined.values():
@@ -478,26 +501,25 @@ def _combined_files(out: Path, part: int | None = None) -> dict[str, _Csv]:
     }
 
 
-def _combine_in_workers(spill: _Spill, combined: dict[str, _Csv], out: Path, processes: int) -> None:
+def _combine_in_workers(workers: _Workers, combined: dict[str, _Csv]) -> None:
     """Each partition combined by a worker process into part files of its own, which are
     appended to the CSVs in partition order, as one process writes them."""
-    with tempfile.TemporaryDirectory(dir=out) as parts:
-        tasks = ((partition,) for partition in range(PARTITIONS))
-        for partition, rows in enumerate(_mapped(_combined_part, (spill, Path(parts)), tasks, processes)):
-            for name, csv_file in combined.items():
-                part = Path(parts) / _Csv.part_name(csv_file.name, partition)
-                csv_file.handle.flush()
-                with open(part, "rb") as handle:
-                    shutil.copyfileobj(handle, csv_file.handle.buffer)
-                part.unlink()
-                csv_file.rows += rows[name]
+    tasks = ((partition,) for partition in range(PARTITIONS))
+    for partition, rows in enumerate(workers.map(_combined_part, tasks)):
+        for name, csv_file in combined.items():
+            part = workers.shared.parts / _Csv.part_name(csv_file.name, partition)
+            csv_file.handle.flush()
+            with open(part, "rb") as handle:
+                shutil.copyfileobj(handle, csv_file.handle.buffer)
+            part.unlink()
+            csv_file.rows += rows[name]
 
 
-def _combined_part(spill: _Spill, parts: Path, partition: int) -> dict[str, int]:
+def _combined_part(shared: _Shared, partition: int) -> dict[str, int]:
     """In a worker process: one partition's rows in part files; how many rows each holds."""
-    files = _combined_files(parts, partition)
+    files = _combined_files(shared.parts, partition)
     try:
-        _write_partition(spill.records(partition), files)
+        _write_partition(shared.spill.records(partition), files)
     finally:
         for csv_file in files.values():
             csv_file.handle.close()
