@@ -33,7 +33,6 @@ without workers.
 from __future__ import annotations
 
 import io
-import itertools
 import multiprocessing
 import os
 import pickle
@@ -43,8 +42,9 @@ import sys
 import tempfile
 import uuid
 import zlib
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -71,6 +71,8 @@ PARTITIONS = 64
 SPILL_RECORDS = 2000
 # Pass 1's documents per task of a worker process: each task's spooled documents cross a pipe at once.
 CHUNK_DOCUMENTS = 50
+# Tasks given to the worker processes, per process, beyond the one whose result is awaited.
+TASKS_AHEAD = 2
 # neo4j-admin's memory: its heap, the off-heap memory it may take for its id mapping and caches
 # (its own default is most of the machine's memory), and its page cache (else the server's, from
 # the home's neo4j.conf, or its own large default). With the JVM's own overhead they keep the
@@ -235,7 +237,7 @@ class _Workers:
     files' paths: not the evidence or the papers' ids, whose pages they would share, or copy."""
 
     def __init__(self, shared: _Shared, processes: int) -> None:
-        self.shared = shared
+        self.shared, self.processes = shared, processes
         self.pool: ProcessPoolExecutor | None = None
         if processes > 1:
             context = multiprocessing.get_context("fork")
@@ -247,10 +249,21 @@ class _Workers:
             for task in tasks:
                 yield function(self.shared, *task)
             return
+        # A few tasks ahead of the one awaited, not all: results this process has not taken yet
+        # wait in its memory.
+        ahead: deque[Future] = deque()
         try:
-            yield from self.pool.map(_run, itertools.repeat(function), tasks)
+            for task in tasks:
+                ahead.append(self.pool.submit(_run, function, task))
+                if len(ahead) > TASKS_AHEAD * self.processes:
+                    yield ahead.popleft().result()
+            while ahead:
+                yield ahead.popleft().result()
         except BrokenProcessPool:
             raise ExportError("a worker process of the export ended abruptly (out of memory?)") from None
+        finally:
+            for future in ahead:
+                future.cancel()
 
     def __enter__(self) -> _Workers:
         return self
