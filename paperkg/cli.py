@@ -241,12 +241,12 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise CommandError(
             "export needs --admin-import DIR and PATH... (or --rdf FILE, --graphml FILE, --vosviewer FILE)"
         )
-    from paperkg.ingest.graph.admin_import import export_admin_import, load
+    from paperkg.ingest.graph.admin_import import ExportError, export_admin_import, load
     from paperkg.server import Instance
 
     try:
-        summary = export_admin_import(args.paths, args.admin_import, max_bytes=args.max_bytes)
-    except FileNotFoundError as exc:
+        summary = export_admin_import(args.paths, args.admin_import, max_bytes=args.max_bytes, processes=args.processes)
+    except (FileNotFoundError, ExportError) as exc:
         raise CommandError(str(exc)) from None
     for error in summary.rejected:
         print(f"paperkg: rejected: {error}", file=sys.stderr)
@@ -768,6 +768,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=MAX_DOCUMENT_BYTES,
         metavar="N",
         help=f"reject documents larger than this (default {MAX_DOCUMENT_BYTES:,})",
+    )
+    export.add_argument(
+        "--processes",
+        type=int,
+        metavar="N",
+        help="with --admin-import: processes that parse and combine (default: one per CPU)",
     )
 
     command("schema", cmd_schema, "create the constraints and indexes (idempotent)", "paperkg schema")

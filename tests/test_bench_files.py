@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 
 from paperkg.ingest.graph.admin_import import NODES, RELATIONSHIPS, export_admin_import
@@ -37,6 +38,20 @@ def test_the_load_csv_script_writes_the_graph_ingestion_writes(kb, neo4j_instanc
     export_admin_import([seeds_dir], export)
     bench_module().run_load_csv(kb, export)
     assert dump(kb) == ingested
+
+
+def test_a_commands_peak_rss_counts_the_processes_it_starts(tmp_path):
+    # Two processes each holding 128 MB of its own for a second: the peak counts both blocks.
+    script = (
+        "import os, time\n"
+        "child = os.fork()\n"
+        "block = bytes([child % 251]) * (128 << 20)\n"
+        "time.sleep(1)\n"
+        "os._exit(0) if child == 0 else os.waitpid(child, 0)\n"
+    )
+    run = bench_module().measured([sys.executable, "-c", script], tmp_path)
+    assert run.rejected == 0 and run.seconds >= 1
+    assert run.largest_rss_mb >= 128 and run.peak_rss_mb >= run.largest_rss_mb + 110
 
 
 def test_naive_statements_cover_every_file_and_label():

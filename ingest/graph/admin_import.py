@@ -18,18 +18,34 @@ work's Evidence rows written and its identifiers spilled as it is found, so that
 evidence's paper id is kept; the second pass maps evidence to papers and writes the rows,
 spilling what several documents state about one key (a paper's properties and identifiers, a
 claim, a relationship) to partitions on disk that are combined one at a time.
+
+Both passes use the machine's cores (`processes`, one per CPU by default). Worker processes,
+forked at the start while the parent holds little more than the files' paths, parse the first
+pass's documents a chunk of files each; the parent merges each chunk's evidence in the order it
+was first found and spools the chunk's documents in the order of the files. After the second
+pass's documents, the workers combine the partitions, each into part files that the parent
+appends to the CSVs in partition order. So the files are those one process writes, byte for
+byte (but the documents' run and time). The second pass's documents are mapped in the parent,
+which alone holds each evidence's paper id. With one process everything runs in the parent,
+without workers.
 """
 
 from __future__ import annotations
 
+import io
+import multiprocessing
 import os
 import pickle
+import shutil
 import subprocess
 import sys
 import tempfile
 import uuid
 import zlib
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -53,6 +69,10 @@ DATABASE = "neo4j"
 # Pass 2's spill (see _Spill): partitions on disk, and records held per partition before a write.
 PARTITIONS = 64
 SPILL_RECORDS = 2000
+# Pass 1's documents per task of a worker process: each task's spooled documents cross a pipe at once.
+CHUNK_DOCUMENTS = 50
+# Tasks given to the worker processes, per process, beyond the one whose result is awaited.
+TASKS_AHEAD = 2
 # neo4j-admin's memory: its heap, the off-heap memory it may take for its id mapping and caches
 # (its own default is most of the machine's memory), and its page cache (else the server's, from
 # the home's neo4j.conf, or its own large default). With the JVM's own overhead they keep the
@@ -94,19 +114,31 @@ class ExportSummary:
 
 
 def export_admin_import(
-    paths: Iterable[str | os.PathLike], directory: str | os.PathLike, *, max_bytes: int = MAX_DOCUMENT_BYTES
+    paths: Iterable[str | os.PathLike],
+    directory: str | os.PathLike,
+    *,
+    max_bytes: int = MAX_DOCUMENT_BYTES,
+    processes: int | None = None,
 ) -> ExportSummary:
-    """Write the graph of the documents under `paths` as importer CSVs (and `import.args`) in `directory`."""
+    """Write the graph of the documents under `paths` as importer CSVs (and `import.args`) in
+    `directory`, in `processes` processes (default: one per CPU; 1: all in this one)."""
+    if processes is None:
+        processes = os.cpu_count() or 1
+    if processes < 1:
+        raise ExportError(f"processes must be at least 1, not {processes}")
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     summary = ExportSummary(out)
-    with tempfile.TemporaryFile(dir=out) as spool:
+    # The part files' directory outlives the workers, so that none writes there as it is removed.
+    with tempfile.TemporaryFile(dir=out) as spool, tempfile.TemporaryDirectory(dir=out) as parts:
         discovery = discover(paths)
         summary.rejected.extend(result.error for result in discovery.rejected)
         spill = _Spill(out)
-        paper_of, evidence_files = _resolved(_first_pass(discovery.files, spool, summary, max_bytes), out, spill)
-        spool.seek(0)
-        _second_pass(_spooled(spool), paper_of, spill, evidence_files, out, summary)
+        with _Workers(_Shared(discovery.files, max_bytes, spill, Path(parts)), processes) as workers:
+            evidence = _first_pass(workers, spool, summary)
+            paper_of, evidence_files = _resolved(evidence, out, spill)
+            spool.seek(0)
+            _second_pass(_spooled(spool), paper_of, spill, evidence_files, out, summary, workers)
     # An argument file for `neo4j-admin @import.args`: one argument per line, quoted (paths may hold spaces).
     lines = ['"' + argument.replace("\\", "\\\\").replace('"', '\\"') + '"' for argument in import_arguments(out)]
     summary.arguments_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -182,24 +214,110 @@ def finish_import(kb: KnowledgeBase) -> None:
     record_import(kb)
 
 
+# -- worker processes ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Shared:
+    """What the tasks of worker processes read: inherited when they are forked, not sent."""
+
+    files: Sequence[Path]
+    max_bytes: int
+    spill: _Spill
+    parts: Path  # for the combined partitions' part files
+
+
+# In a worker process: what its tasks share.
+_shared: _Shared | None = None
+
+
+class _Workers:
+    """The export's worker processes, or none with one process (their tasks then run in this
+    one). They are forked at the first task, while this process holds little more than the
+    files' paths: not the evidence or the papers' ids, whose pages they would share, or copy."""
+
+    def __init__(self, shared: _Shared, processes: int) -> None:
+        self.shared, self.processes = shared, processes
+        self.pool: ProcessPoolExecutor | None = None
+        if processes > 1:
+            context = multiprocessing.get_context("fork")
+            self.pool = ProcessPoolExecutor(processes, mp_context=context, initializer=_inherit, initargs=(shared,))
+
+    def map(self, function: Callable[..., Any], tasks: Iterable[tuple]) -> Iterator:
+        """`function(shared, *task)` of each task, in the tasks' order. A worker's exception is raised here."""
+        if self.pool is None:
+            for task in tasks:
+                yield function(self.shared, *task)
+            return
+        # A few tasks ahead of the one awaited, not all: results this process has not taken yet
+        # wait in its memory.
+        ahead: deque[Future] = deque()
+        try:
+            for task in tasks:
+                ahead.append(self.pool.submit(_run, function, task))
+                if len(ahead) > TASKS_AHEAD * self.processes:
+                    yield ahead.popleft().result()
+            while ahead:
+                yield ahead.popleft().result()
+        except BrokenProcessPool:
+            raise ExportError("a worker process of the export ended abruptly (out of memory?)") from None
+        finally:
+            for future in ahead:
+                future.cancel()
+
+    def __enter__(self) -> _Workers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+
+
+def _inherit(shared: _Shared) -> None:
+    global _shared
+    _shared = shared
+
+
+def _run(function: Callable[..., Any], task: tuple) -> Any:
+    return function(_shared, *task)
+
+
 # -- pass 1: parse, file mentions, spool ----------------------------------------------------
 
 
-def _first_pass(files: Sequence[Path], spool: IO[bytes], summary: ExportSummary, max_bytes: int) -> set[Evidence]:
+def _first_pass(workers: _Workers, spool: IO[bytes], summary: ExportSummary) -> set[Evidence]:
     evidence: set[Evidence] = set()
-    for path in files:
-        result, assertions = read_document(path, max_bytes)
-        if assertions is None:
-            summary.rejected.append(result.error or result.path)
-            continue
-        for unit in assertions.units:
-            found = unit.evidence
-            if found not in evidence:
+    count = len(workers.shared.files)
+    chunks = ((start, min(start + CHUNK_DOCUMENTS, count)) for start in range(0, count, CHUNK_DOCUMENTS))
+    for rejected, found, documents, spooled in workers.map(_parsed, chunks):
+        summary.rejected.extend(rejected)
+        # In the order first found, as one process reading the documents in order adds them,
+        # so that the set and the works resolved from it are the same.
+        for e in found:
+            if e not in evidence:
                 # One copy of each identifier string: a work's evidence mostly repeats its title and ids.
-                evidence.add(Evidence(*(None if value is None else _intern(value) for value in _fields(found))))
-        pickle.dump(assertions, spool, protocol=pickle.HIGHEST_PROTOCOL)
-        summary.documents += 1
+                evidence.add(Evidence(*(None if value is None else _intern(value) for value in _fields(e))))
+        spool.write(spooled)
+        summary.documents += documents
     return evidence
+
+
+def _parsed(shared: _Shared, start: int, stop: int) -> tuple[list[str], list[Evidence], int, bytes]:
+    """The documents `files[start:stop]`: their rejections, their distinct evidence in the
+    order first found, how many were read, and those pickled one after another for the spool."""
+    rejected: list[str] = []
+    evidence: dict[Evidence, None] = {}
+    spooled = io.BytesIO()
+    documents = 0
+    for index in range(start, stop):
+        result, assertions = read_document(shared.files[index], shared.max_bytes)
+        if assertions is None:
+            rejected.append(result.error or result.path)
+            continue
+        evidence.update((unit.evidence, None) for unit in assertions.units)
+        pickle.dump(assertions, spooled, protocol=pickle.HIGHEST_PROTOCOL)
+        documents += 1
+    return rejected, list(evidence), documents, spooled.getvalue()
 
 
 def _fields(e: Evidence) -> tuple[Any, ...]:
@@ -294,13 +412,21 @@ class _Spill:
         pickle.dump(self.pending[partition], self.files[partition], protocol=pickle.HIGHEST_PROTOCOL)
         self.pending[partition] = []
 
-    def partitions(self) -> Iterator[Iterator[tuple]]:
-        """Each partition's records in the order they were added; a partition's file is closed
-        once read."""
+    def finish(self) -> None:
+        """Every record on disk, where a worker process reads it."""
         for partition, spill in enumerate(self.files):
             self._flush(partition)
-            spill.seek(0)
-            yield (record for chunk in _spooled(spill) for record in chunk)
+            spill.flush()
+
+    def records(self, partition: int) -> Iterator[tuple]:
+        """The partition's records in the order they were added; its file is emptied once read."""
+        spill = self.files[partition]
+        spill.seek(0)
+        yield from (record for chunk in _spooled(spill) for record in chunk)
+        spill.truncate(0)
+
+    def close(self) -> None:
+        for spill in self.files:
             spill.close()
 
 
@@ -311,6 +437,7 @@ def _second_pass(
     evidence_files: list[_Csv],
     out: Path,
     summary: ExportSummary,
+    workers: _Workers,
 ) -> None:
     run_id, now = str(uuid.uuid4()), datetime.now(UTC)
     with (
@@ -348,15 +475,16 @@ def _second_pass(
             for row in rows["write_refers_to"]:
                 _spill_edge(spill, "refers_to", row["source_id"], row["paper_id"], [a.doc_id])
     paper_of.clear()  # every document's rows are out: the rest is combined from the spill
-    combined = {
-        "Paper": _Csv.nodes(out, "Paper"),
-        **{label: _Csv.nodes(out, label) for label in ("Claim", "Source")},
-        **{name: _Csv.relationships(out, name) for name in _COMBINED_EDGES},
-    }
+    spill.finish()
+    combined = _combined_files(out)
     try:
-        for records in spill.partitions():
-            _write_partition(records, combined)
+        if workers.pool is None:
+            for partition in range(PARTITIONS):
+                _write_partition(spill.records(partition), combined)
+        else:
+            _combine_in_workers(workers, combined)
     finally:
+        spill.close()
         for csv_file in combined.values():
             csv_file.handle.close()
     written = [
@@ -377,6 +505,38 @@ def _spill_edge(
     spill: _Spill, name: str, start: str, end: str, doc_ids: list[str], properties: dict[str, Any] | None = None
 ) -> None:
     spill.add(f"{start}\x00{end}", ("edge", name, start, end, doc_ids, properties))
+
+
+def _combined_files(out: Path, part: int | None = None) -> dict[str, _Csv]:
+    return {
+        **{label: _Csv.nodes(out, label, part) for label in ("Paper", "Claim", "Source")},
+        **{name: _Csv.relationships(out, name, part) for name in _COMBINED_EDGES},
+    }
+
+
+def _combine_in_workers(workers: _Workers, combined: dict[str, _Csv]) -> None:
+    """Each partition combined by a worker process into part files of its own, which are
+    appended to the CSVs in partition order, as one process writes them."""
+    tasks = ((partition,) for partition in range(PARTITIONS))
+    for partition, rows in enumerate(workers.map(_combined_part, tasks)):
+        for name, csv_file in combined.items():
+            part = workers.shared.parts / _Csv.part_name(csv_file.name, partition)
+            csv_file.handle.flush()
+            with open(part, "rb") as handle:
+                shutil.copyfileobj(handle, csv_file.handle.buffer)
+            part.unlink()
+            csv_file.rows += rows[name]
+
+
+def _combined_part(shared: _Shared, partition: int) -> dict[str, int]:
+    """In a worker process: one partition's rows in part files; how many rows each holds."""
+    files = _combined_files(shared.parts, partition)
+    try:
+        _write_partition(shared.spill.records(partition), files)
+    finally:
+        for csv_file in files.values():
+            csv_file.handle.close()
+    return {name: csv_file.rows for name, csv_file in files.items()}
 
 
 def _write_partition(records: Iterator[tuple], out: dict[str, _Csv]) -> None:
@@ -409,24 +569,33 @@ def _write_partition(records: Iterator[tuple], out: dict[str, _Csv]) -> None:
 
 
 class _Csv:
-    """One CSV file with its header line; every value quoted, an empty field meaning "no property"."""
+    """One CSV file with its header line; every value quoted, an empty field meaning "no property".
+    A `part` is a file of some of its rows, without the header, to be appended to it."""
 
-    def __init__(self, out: Path, name: str, fixed: list[str], constant: str, properties: dict[str, str]):
+    def __init__(
+        self, out: Path, name: str, fixed: list[str], constant: str, properties: dict[str, str], part: int | None
+    ):
         self.name, self.constant, self.properties = name, _quote(constant), properties
         self.cells = [(key, _cell_for(kind)) for key, kind in properties.items()]
-        self.handle = open(out / f"{name}.csv", "w", encoding="utf-8", newline="")  # noqa: SIM115 (closed by close())
-        self.handle.write(",".join(fixed + [f"{key}:{kind}" for key, kind in properties.items()]) + "\n")
+        file = f"{name}.csv" if part is None else self.part_name(name, part)
+        self.handle = open(out / file, "w", encoding="utf-8", newline="")  # noqa: SIM115 (closed by close())
+        if part is None:
+            self.handle.write(",".join(fixed + [f"{key}:{kind}" for key, kind in properties.items()]) + "\n")
         self.rows = 0
 
-    @classmethod
-    def nodes(cls, out: Path, label: str) -> _Csv:
-        key, properties = NODES[label]
-        return cls(out, node_file(label), [f"{key}:ID({label})", ":LABEL"], label, properties)
+    @staticmethod
+    def part_name(name: str, part: int) -> str:
+        return f"{name}.{part}.part"
 
     @classmethod
-    def relationships(cls, out: Path, name: str) -> _Csv:
+    def nodes(cls, out: Path, label: str, part: int | None = None) -> _Csv:
+        key, properties = NODES[label]
+        return cls(out, node_file(label), [f"{key}:ID({label})", ":LABEL"], label, properties, part)
+
+    @classmethod
+    def relationships(cls, out: Path, name: str, part: int | None = None) -> _Csv:
         kind, start, end, properties = RELATIONSHIPS[name]
-        return cls(out, name, [f":START_ID({start})", f":END_ID({end})", ":TYPE"], kind, properties)
+        return cls(out, name, [f":START_ID({start})", f":END_ID({end})", ":TYPE"], kind, properties, part)
 
     def write(self, *ids: str, properties: dict[str, Any]) -> None:
         if not properties.keys() <= self.properties.keys():

@@ -1,0 +1,78 @@
+"""`paperkg export --admin-import` over several processes writes the files one process writes."""
+
+from __future__ import annotations
+
+import csv
+import shutil
+from pathlib import Path
+
+import pytest
+
+from paperkg.cli import main
+from paperkg.ingest.graph import admin_import
+from paperkg.ingest.graph.admin_import import NODES, RELATIONSHIPS, ExportError, export_admin_import
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures"
+PER_RUN = ("run_id:string", "ingested_at:datetime")  # documents.csv: each export's own
+
+
+@pytest.fixture
+def corpus(tmp_path) -> Path:
+    """The examples and the fixture documents in one directory, two bad documents among them
+    (files are read in name order)."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for source in [*sorted((ROOT / "examples" / "corpus").iterdir()), *sorted((FIXTURES / "changes").iterdir())]:
+        shutil.copy(source, corpus / source.name)
+    for source in sorted((FIXTURES / "parse").iterdir()):
+        shutil.copy(source, corpus / f"fixture_{source.name}")
+    shutil.copy(FIXTURES / "planted_formatted_cypher.txt", corpus / "card_0000.bad.txt")
+    (corpus / "page_0000.bad.txt").write_text("# A title\n\nno sections follow\n", encoding="utf-8")
+    return corpus
+
+
+def rows_without_run(path: Path) -> list[list[str]]:
+    with open(path, encoding="utf-8", newline="") as handle:
+        header, *rows = csv.reader(handle)
+    kept = [index for index, name in enumerate(header) if name not in PER_RUN]
+    assert len(kept) == len(header) - len(PER_RUN)
+    return [[row[index] for index in kept] for row in [header, *rows]]
+
+
+def test_two_processes_write_the_files_of_one(corpus, tmp_path, monkeypatch):
+    # Chunks of a few documents: the first pass's chunks are spread over both workers.
+    monkeypatch.setattr(admin_import, "CHUNK_DOCUMENTS", 3)
+    one = export_admin_import([corpus], tmp_path / "one", processes=1)
+    two = export_admin_import([corpus], tmp_path / "two", processes=2)
+
+    assert [Path(error.split(":")[0]).name for error in one.rejected] == ["card_0000.bad.txt", "page_0000.bad.txt"]
+    assert two.rejected == one.rejected
+    assert one.documents == len(list(corpus.iterdir())) - 2
+    assert (two.documents, two.nodes, two.relationships) == (one.documents, one.nodes, one.relationships)
+    files = sorted(path.name for path in (tmp_path / "one").iterdir())
+    assert sorted(path.name for path in (tmp_path / "two").iterdir()) == files  # no part file left
+    assert len([name for name in files if name.endswith(".csv")]) == len(NODES) + len(RELATIONSHIPS)
+    for name in files:
+        if name == "documents.csv":
+            assert rows_without_run(tmp_path / "two" / name) == rows_without_run(tmp_path / "one" / name)
+        elif name.endswith(".csv"):
+            assert (tmp_path / "two" / name).read_bytes() == (tmp_path / "one" / name).read_bytes(), name
+    assert len(rows_without_run(tmp_path / "one" / "documents.csv")) == one.documents + 1
+
+
+@pytest.mark.parametrize("processes", [1, 2])
+def test_an_error_in_a_worker_is_one_line(corpus, tmp_path, monkeypatch, capsys, processes):
+    def fails(records, out):
+        raise ExportError("papers: no column for invented (add it to admin_import)")
+
+    monkeypatch.setattr(admin_import, "_write_partition", fails)
+    code = main(["export", "--admin-import", str(tmp_path / "out"), str(corpus), "--processes", str(processes)])
+    assert code != 0
+    err = capsys.readouterr().err
+    assert err == "paperkg: error: papers: no column for invented (add it to admin_import)\n"
+
+
+def test_processes_are_at_least_one(corpus, tmp_path):
+    with pytest.raises(ExportError, match="at least 1"):
+        export_admin_import([corpus], tmp_path / "out", processes=0)
