@@ -71,7 +71,6 @@ FIRST_LOAD_RUNS = 3  # for corpora up to REPEATED_UP_TO papers
 REPEATED_UP_TO = 10_000
 WARM_UP_PAPERS = 300
 RSS_SAMPLE_SECONDS = 0.2
-PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 
 
 def main() -> int:
@@ -643,16 +642,17 @@ def measured(command: list[str], home: Path) -> Measured:
 
     The peak RSS is that of the command and the processes it starts, together: their RSS
     summed every RSS_SAMPLE_SECONDS (pages they share counted in each), and at least the
-    largest single process's own peak (the child's rusage, which covers the children it waited for)."""
+    largest single process's own peak (its VmHWM). Not the child's rusage: its ru_maxrss
+    starts from the RSS of this process, which it was forked from."""
     env = {**os.environ, "PAPERKG_HOME": str(home)}
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
         process = subprocess.Popen(command, env=env, stdout=out, stderr=err)
         done = threading.Event()
-        peak = [0]
-        sampler = threading.Thread(target=_sample_tree_rss, args=(process.pid, done, peak), daemon=True)
+        peaks = [0, 0]  # the summed RSS, the largest process's VmHWM
+        sampler = threading.Thread(target=_sample_tree_memory, args=(process.pid, done, peaks), daemon=True)
         sampler.start()
-        _, status, usage = os.wait4(process.pid, 0)
+        _, status, _ = os.wait4(process.pid, 0)
         seconds = time.perf_counter() - started
         done.set()
         sampler.join()
@@ -661,23 +661,26 @@ def measured(command: list[str], home: Path) -> Measured:
         errors = err.read().decode(errors="replace")
         if process.returncode not in (0, 1):
             raise SystemExit(f"{' '.join(command)} failed ({process.returncode}):\n{errors[-2000:]}")
-        largest = usage.ru_maxrss * 1024
+        summed, largest = peaks
         return Measured(
             seconds,
-            round(max(peak[0], largest) / 2**20, 1),
+            round(max(summed, largest) / 2**20, 1),
             round(largest / 2**20, 1),
             errors.count("paperkg: rejected:"),
         )
 
 
-def _sample_tree_rss(pid: int, done: threading.Event, peak: list[int]) -> None:
+def _sample_tree_memory(pid: int, done: threading.Event, peaks: list[int]) -> None:
+    # Until the command has been waited for: it stays in /proc as a zombie, without memory, until then.
     while not done.is_set():
-        peak[0] = max(peak[0], tree_rss(pid))
+        summed, largest = tree_memory(pid)
+        peaks[0], peaks[1] = max(peaks[0], summed), max(peaks[1], largest)
         done.wait(RSS_SAMPLE_SECONDS)
 
 
-def tree_rss(pid: int) -> int:
-    """The RSS in bytes of process `pid` and all its descendants, from /proc (0 once it is gone)."""
+def tree_memory(pid: int) -> tuple[int, int]:
+    """The RSS in bytes of process `pid` and all its descendants, summed, and the largest peak
+    RSS (VmHWM) among them, from /proc ((0, 0) once they are gone)."""
     children: dict[int, list[int]] = {}
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
@@ -687,15 +690,23 @@ def tree_rss(pid: int) -> int:
                 continue
             parent = int(stat.rsplit(")", 1)[1].split()[1])  # after the command's name, which may hold spaces
             children.setdefault(parent, []).append(int(entry.name))
-    total, pending = 0, [pid]
+    summed = largest = 0
+    pending = [pid]
     while pending:
         current = pending.pop()
         pending.extend(children.get(current, ()))
         try:
-            total += int(Path(f"/proc/{current}/statm").read_text().split()[1]) * PAGE_BYTES
+            status = Path(f"/proc/{current}/status").read_text()
         except OSError:
             continue
-    return total
+        kilobytes = {
+            name: int(value.split()[0])
+            for name, value in (line.split(":", 1) for line in status.splitlines())
+            if name in ("VmRSS", "VmHWM")
+        }
+        summed += kilobytes.get("VmRSS", 0) * 1024
+        largest = max(largest, kilobytes.get("VmHWM", 0) * 1024)
+    return summed, largest
 
 
 def timed(kb: KnowledgeBase, name: str, calls: list[dict[str, Any]]) -> dict[str, Any]:

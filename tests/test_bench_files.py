@@ -54,6 +54,13 @@ def test_a_commands_peak_rss_counts_the_processes_it_starts(tmp_path):
     assert run.largest_rss_mb >= 128 and run.peak_rss_mb >= run.largest_rss_mb + 110
 
 
+def test_a_commands_peak_rss_is_its_own_not_the_benchmarks(tmp_path):
+    # A child's rusage (ru_maxrss) starts from the RSS of the process it was forked from.
+    held = bytes([1]) * (256 << 20)
+    run = bench_module().measured([sys.executable, "-c", "pass"], tmp_path)
+    assert len(held) and run.largest_rss_mb < 100 and run.peak_rss_mb < 100
+
+
 def test_naive_statements_cover_every_file_and_label():
     names = bench_module().named_statements("naive")
     assert set(names) == (
