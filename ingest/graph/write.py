@@ -71,8 +71,9 @@ def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str, changes: Chan
     if recorder:
         recorder.before(**batch_scope(rows))
     touched = set(resolution.reshaped)  # papers whose statements changed: their properties are folded again
-    # From here on no statement waits for the one before it: the server runs each while the
-    # client builds and sends the next one's rows. Only write_papers' result is read back.
+    # From here on the client does not wait for a statement's result: the server runs each
+    # while the client builds the next one's rows (the driver's run returns once the server
+    # has taken a statement, after the one before). Only write_papers' result is read back.
     _send(tx, "write_document", [document_row(a) for a in documents], run_id=run_id)
     paper_rows = rows.pop("write_papers")
     for row in paper_rows:
@@ -343,7 +344,8 @@ def _contested_row(row: dict[str, Any], keys: list[str]) -> dict[str, Any]:
 
 
 def _send(tx: ManagedTransaction, name: str, rows: list[dict[str, Any]], **parameters: Any) -> list[Result]:
-    """Run a write statement over rows, in parts, without waiting for it to finish; the parts'
+    """Run a write statement over rows, in parts, without waiting for it to finish (only for
+    the server to take each part, once the statement before has run); the parts'
     results, whose records the driver keeps until they are read. If the server refuses a part,
     the next statement or the commit raises its error."""
     results = []
