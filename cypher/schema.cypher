@@ -24,3 +24,4 @@ CREATE INDEX claim_status IF NOT EXISTS FOR (c:Claim) ON (c.status);
 CREATE INDEX paper_claims_checked IF NOT EXISTS FOR (p:Paper) ON (p.claims_checked);
 CREATE INDEX change_set_run IF NOT EXISTS FOR (cs:ChangeSet) ON (cs.run_id);
 CREATE INDEX change_set_committed IF NOT EXISTS FOR (cs:ChangeSet) ON (cs.committed_at);
+CREATE CONSTRAINT answer_query IF NOT EXISTS FOR (a:Answer) REQUIRE a.query IS UNIQUE;

@@ -28,6 +28,7 @@ from typing import IO, Any, overload
 from neo4j.exceptions import DatabaseUnavailable, DriverError, Neo4jError, ServiceUnavailable, SessionExpired
 from tqdm import tqdm
 
+from paperkg.answers import refresh as refresh_answers
 from paperkg.cypher_files import statement
 from paperkg.db import ConnectionFailed, KnowledgeBase, first_line
 from paperkg.ingest import ParseError, parse_bytes
@@ -71,6 +72,8 @@ class RunReport:
     # The changes the run's change sets hold, stored with them (None: not recorded); for a run
     # that built the whole graph, the things its one change set counts.
     changes_recorded: int | None = None
+    # The precomputed answers the run computed again (paperkg.answers), when there were any.
+    answers_refreshed: list[str] = field(default_factory=list)
 
     @property
     def totals(self) -> dict[str, int]:
@@ -98,6 +101,7 @@ class RunReport:
             "rows_written": self.rows_written,
             "identity": {"merged": self.identity["merged"], "split": self.identity["split"]},
             **({} if self.changes_recorded is None else {"changes_recorded": self.changes_recorded}),
+            **({"answers_refreshed": self.answers_refreshed} if self.answers_refreshed else {}),
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -359,6 +363,7 @@ def _run(
             statement("update_document_paths"),
             rows=[{"doc_id": doc_id, "path": path} for doc_id, path in sorted(found.moved.items())],
         )
+    report.answers_refreshed = [computed.query for computed in refresh_answers(kb, lock)]
     report.ended_at = _now()
     kb.execute(
         statement("record_run"),

@@ -194,11 +194,41 @@ def _summary(report) -> str:
             f"identity: {report.identity['merged']:,} nodes merged into the work they are, "
             f"{report.identity['split']:,} split into the works they hold (paperkg explain PAPER says why)"
         )
+    if report.answers_refreshed:
+        lines.append(f"precomputed answers computed again: {', '.join(report.answers_refreshed)}")
     written = report.rows_written
     mentions = ", ".join(f"{written[name]:,} {words}" for name, words in MENTIONS.items() if written.get(name))
     if mentions:
         lines.append(f"the new and changed documents mention {mentions}")
     return "\n".join(lines)
+
+
+def cmd_precompute(args: argparse.Namespace) -> int:
+    from paperkg.answers import AnswerError, answers, drop, precompute
+    from paperkg.db import connect
+
+    with connect() as kb:
+        if args.drop:
+            print(f"{drop(kb)} precomputed answers removed: the queries run themselves again")
+            return EXIT_OK
+        if args.list:
+            for row in answers(kb):
+                state = "current" if row["current"] else "outdated"
+                print(
+                    f"{row['query']:<24} {state:<9} {row['rows']:>5} rows  {row['seconds']:>8.2f} s  {row['computed_at']}"
+                )
+            return EXIT_OK
+        try:
+            computed = precompute(kb, args.queries or None, lock_wait=args.wait)
+        except AnswerError as exc:
+            raise CommandError(str(exc)) from None
+    for answer in computed:
+        print(f"{answer.query:<24} {answer.rows:>5} rows  {answer.seconds:>8.2f} s")
+    print(
+        f"{len(computed)} answers stored: with their default parameters these queries read them "
+        "until the graph changes; ingest and sync compute them again"
+    )
+    return EXIT_OK
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
@@ -776,6 +806,23 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --admin-import: processes that parse and combine (default: one per CPU)",
     )
 
+    precompute = command(
+        "precompute",
+        cmd_precompute,
+        "store the corpus-wide answers of the slowest library queries (for large graphs); "
+        "ingest and sync keep them current",
+        "paperkg precompute; paperkg query cocitation_pairs",
+    )
+    precompute.add_argument("queries", nargs="*", metavar="QUERY", help="only these queries (default: every one)")
+    precompute.add_argument("--list", action="store_true", help="list the stored answers")
+    precompute.add_argument("--drop", action="store_true", help="remove every stored answer")
+    precompute.add_argument(
+        "--wait",
+        type=float,
+        default=0,
+        metavar="SECONDS",
+        help="wait this long for a running ingestion to finish (default: exit 75 at once)",
+    )
     command("schema", cmd_schema, "create the constraints and indexes (idempotent)", "paperkg schema")
     stats = command("stats", cmd_stats, "count nodes per label and relationships per type", "paperkg stats --json")
     stats.add_argument("--json", action="store_true", help="print JSON")

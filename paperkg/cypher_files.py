@@ -26,6 +26,10 @@ name what a query returns and `:param` lines the values Browser users start from
 requires both. After the header come one or more statements, each ending with `;` at the end
 of a line.
 
+A library query whose corpus-wide answer takes seconds on a large graph says so with a
+`// precomputed` line: `paperkg precompute` stores that answer (its default parameters) in the
+graph, and the library reads it from there while it is current (paperkg.answers).
+
 A query kept under an older name is an alias: its header holds, instead of declarations and
 Cypher, `// alias: claims with status = 'unsupported'` (the query it runs and the parameters
 it sets) and `// columns: title, claim_id, …` (the columns it keeps, in order).
@@ -73,6 +77,7 @@ BODY_PARAMETER = re.compile(r"\$(\w+)")
 ALIAS_LINE = re.compile(rf"alias: (?P<target>{IDENTIFIER}) with (?P<fixed>.+)")
 FIXED_VALUE = re.compile(rf"(?P<name>{IDENTIFIER}) = (?P<value>[^,]+)")
 COLUMNS_LINE = re.compile(rf"columns: (?P<names>{IDENTIFIER}(?:, {IDENTIFIER})*)")
+PRECOMPUTED_LINE = "precomputed"
 
 
 # -- parameters --------------------------------------------------------------------------
@@ -196,6 +201,7 @@ class CypherFile:
     statements: tuple[str, ...]  # the same Cypher split at `;` line ends, comment lines dropped
     file: str
     alias: Alias | None = None
+    precomputed: bool = False  # its default answer may be stored (a `// precomputed` line)
 
 
 def parse_cypher_file(file: str, source: str, types: Mapping[str, type] = TYPES) -> CypherFile:
@@ -221,9 +227,15 @@ def parse_cypher_file(file: str, source: str, types: Mapping[str, type] = TYPES)
     columns: dict[str, Column] = {}
     browser: dict[str, Any] = {}
     alias: dict[str, Any] = {}
+    precomputed = False
     for index in range(declarations, len(header)):
         line = header[index]
         if not line or line == BROWSER_HEADING:
+            continue
+        if line == PRECOMPUTED_LINE:
+            if precomputed:
+                raise fail(index, "`precomputed` is declared twice")
+            precomputed = True
             continue
         if match := ALIAS_LINE.fullmatch(line):
             fixed = [FIXED_VALUE.fullmatch(part) for part in match["fixed"].split(", ")]
@@ -257,7 +269,7 @@ def parse_cypher_file(file: str, source: str, types: Mapping[str, type] = TYPES)
     if alias:
         if set(alias) != {"target", "fixed", "columns"} or params or columns or browser or text:
             raise fail(1, "an alias is its `alias:` and `columns:` lines alone, without declarations or Cypher")
-        return CypherFile(name, description, (), (), {}, "", (), file, Alias(**alias))
+        return CypherFile(name, description, (), (), {}, "", (), file, Alias(**alias), precomputed)
     if not text:
         raise fail(header_end, "no Cypher after the header")
     used = set(BODY_PARAMETER.findall(_without_comments(text)))
@@ -266,7 +278,15 @@ def parse_cypher_file(file: str, source: str, types: Mapping[str, type] = TYPES)
     if unused := sorted(set(params) - used):
         raise fail(header_end, f"declared parameters the Cypher never uses: {', '.join(unused)}")
     return CypherFile(
-        name, description, tuple(params.values()), tuple(columns.values()), browser, text, _split(body), file
+        name,
+        description,
+        tuple(params.values()),
+        tuple(columns.values()),
+        browser,
+        text,
+        _split(body),
+        file,
+        precomputed=precomputed,
     )
 
 
@@ -299,7 +319,7 @@ def statement(name: str) -> str:
 
 def _declares(line: str) -> bool:
     patterns = (PARAM_LINE, COLUMN_LINE, ALIAS_LINE, COLUMNS_LINE)
-    return any(pattern.fullmatch(line) for pattern in patterns) or line == BROWSER_HEADING
+    return any(pattern.fullmatch(line) for pattern in patterns) or line in (BROWSER_HEADING, PRECOMPUTED_LINE)
 
 
 def _split(body: str) -> tuple[str, ...]:

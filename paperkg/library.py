@@ -23,6 +23,7 @@ import shutil
 import textwrap
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -67,6 +68,7 @@ class Query:
     text: str
     file: str
     alias: Alias | None = None  # an older name of another query, with the parameters it sets
+    precomputed: bool = False  # its answer with the default parameters may be stored (paperkg.answers)
 
     @property
     def internal(self) -> bool:
@@ -127,6 +129,11 @@ class Query:
             for c in self.columns
         ]
         lines += ["", "Returns a Result: a list of row dicts (.to_df() gives a pandas DataFrame)."]
+        if self.precomputed:
+            lines += [
+                "With the default parameters it reads the answer `paperkg precompute` stored, while that",
+                "answer is current (Result.precomputed_at says when it was computed).",
+            ]
         return "\n".join(lines)
 
 
@@ -138,7 +145,7 @@ def parse_query(file: str, source: str) -> Query:
         return CypherFileError(f"{file}: {problem}")
 
     if parsed.alias:  # completed from its target when the library loads
-        return Query(parsed.name, parsed.description, (), (), {}, "", parsed.file, parsed.alias)
+        return Query(parsed.name, parsed.description, (), (), {}, "", parsed.file, parsed.alias, parsed.precomputed)
 
     if len(parsed.statements) != 1:
         raise fail(f"a query is one statement, not {len(parsed.statements)}")
@@ -146,8 +153,17 @@ def parse_query(file: str, source: str) -> Query:
         raise fail("the header declares no columns")
     if missing := [p.name for p in parsed.params if p.name not in parsed.browser]:
         raise fail(f"no `:param` line for {', '.join(missing)}")
+    if parsed.precomputed and (required := [p.name for p in parsed.params if p.required]):
+        raise fail(f"a precomputed query answers with its defaults, but {', '.join(required)} has none")
     return Query(
-        parsed.name, parsed.description, parsed.params, parsed.columns, parsed.browser, parsed.text, parsed.file
+        parsed.name,
+        parsed.description,
+        parsed.params,
+        parsed.columns,
+        parsed.browser,
+        parsed.text,
+        parsed.file,
+        precomputed=parsed.precomputed,
     )
 
 
@@ -172,11 +188,13 @@ def paper_keys(text: str) -> dict[str, str | None]:
 
 
 class Result(list):
-    """A query's rows as dicts, in the query's order; `columns` names them even when there are none."""
+    """A query's rows as dicts, in the query's order; `columns` names them even when there are none.
+    `precomputed_at` is when a stored answer was computed (paperkg.answers), None when the query ran."""
 
-    def __init__(self, rows: Sequence[dict[str, Any]], columns: Sequence[str]):
+    def __init__(self, rows: Sequence[dict[str, Any]], columns: Sequence[str], precomputed_at: datetime | None = None):
         super().__init__(rows)
         self.columns = tuple(columns)
+        self.precomputed_at = precomputed_at
 
     def to_df(self):
         """The rows as a pandas DataFrame (pandas is the optional `paperkg[pandas]` extra)."""
@@ -382,12 +400,17 @@ class Library:
         for param in query.params:
             if param.type == "paper" and values[param.name] is not None:
                 values[param.name] = self.resolve_paper(kb, values[param.name])
-        return self._execute(kb, query, values)
+        if query.precomputed and values == query.bind({}):
+            from paperkg.answers import stored_answer
+
+            if (answer := stored_answer(kb, query, values)) is not None:
+                return answer
+        return self.execute(kb, query, values)
 
     def resolve_paper(self, kb: Any, text: str) -> str:
         """The paper_id of the paper `text` names (arXiv id or URL, DOI, paper_id), or UnknownPaper."""
         keys = paper_keys(text)
-        rows = self._execute(kb, self._internal[RESOLVER], keys)
+        rows = self.execute(kb, self._internal[RESOLVER], keys)
         if not rows:
             tried = ["paper_id"] + [f"{kind} {keys[kind]}" for kind in ("arxiv_id", "doi") if keys[kind]]
             raise UnknownPaper(
@@ -396,7 +419,8 @@ class Library:
             )
         return rows[0]["paper_id"]
 
-    def _execute(self, kb: Any, query: Query, values: Mapping[str, Any]) -> Result:
+    def execute(self, kb: Any, query: Query, values: Mapping[str, Any]) -> Result:
+        """Run `query` itself with bound values (papers resolved), never a stored answer."""
         records, _, keys = kb.driver.execute_query(
             query.text, values, database_=kb.database, routing_=RoutingControl.READ
         )

@@ -7,6 +7,7 @@
 // Checked claims are those `claim_support_summary` counts as supported, checked_unlisted or
 // unsupported; unsupported ones are those `unsupported_claims` lists.
 //
+// precomputed
 // param paper: paper = null — only claims this paper makes (null: every paper's claims)
 // param depth: integer 0..3 = 1 — citation steps from the cited work to the weak one (0: only the cited work itself)
 // param min_share: float 0..1 = 0.5 — a work is weak when more than this share of its checked claims is unsupported

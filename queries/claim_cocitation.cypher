@@ -4,6 +4,7 @@
 // reference list (so one work cited from several pages is one work), or, when it resolves to
 // none, as the source itself under the name the claim gives it.
 //
+// precomputed
 // param paper: paper = null — only claims this paper makes (null: every paper's claims)
 // param min_count: integer 1.. = 1 — only pairs cited together by at least this many claims
 // param limit: integer 1.. = 100 — the most pairs to return

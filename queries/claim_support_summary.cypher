@@ -8,6 +8,7 @@
 // note. `sources_missing`: no source listed or counted although the basis is `citation`.
 // The first status that applies wins, so every claim has exactly one.
 //
+// precomputed
 // param paper: paper = null — only this paper (null: every paper that makes claims)
 // param limit: integer 1.. = 100 — the most papers to summarise (six rows each)
 //

@@ -11,6 +11,7 @@
 // and `sources_missing`. `unsupported_claims`, `uncited_claims` and `unverifiable_claims`
 // are this query with the status set.
 //
+// precomputed
 // param status: string {supported|checked_unlisted|unsupported|unverifiable|uncited|sources_missing} = null — only claims with this status (null: any)
 // param paper: paper = null — only claims this paper makes (null: every paper's claims)
 // param kind: string {Premise|Interpretation} = null — only claims of this kind (null: any)

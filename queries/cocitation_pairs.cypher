@@ -4,6 +4,7 @@
 // other). Corpus-wide: its cost is the pairs among the works cited at least as often as the
 // weakest pair it returns, so a larger `limit` costs more.
 //
+// precomputed
 // param min_count: integer 1.. = 2 — only pairs co-cited by at least this many papers
 // param limit: integer 1.. = 100 — the most pairs to return
 //

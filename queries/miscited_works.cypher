@@ -5,6 +5,7 @@
 // none, as the source itself under the name the claim gives it. Works failing the most checks
 // come first; among equals, those with fewer supporting checks.
 //
+// precomputed
 // param min_count: integer 1.. = 1 — only works at least this many checks found not supporting
 // param limit: integer 1.. = 100 — the most rows to return
 //

@@ -4,5 +4,6 @@
 // them without support or states them as an assumption. (A claim whose basis is `none
 // given` but which does cite sources is judged by those sources instead.)
 //
+// precomputed
 // alias: claims with status = 'uncited'
 // columns: title, year, arxiv_id, doi, claim_id, claim, kind, basis, section, substantial, support_note, rests_on_assumption, flags, flag_reasons

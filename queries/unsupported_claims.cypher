@@ -5,5 +5,6 @@
 // them as supported, so the claim is `checked_unlisted`, not unsupported. Statuses are the
 // ones `claim_support_summary` counts.
 //
+// precomputed
 // alias: claims with status = 'unsupported'
 // columns: title, year, arxiv_id, doi, claim_id, claim, kind, basis, section, substantial, sources_checked, sources_total, checks

@@ -4,5 +4,6 @@
 // be checked when it couldn't be matched to a record; matched sources beyond N were not
 // checked either.
 //
+// precomputed
 // alias: claims with status = 'unverifiable'
 // columns: title, year, arxiv_id, doi, claim_id, claim, kind, basis, section, substantial, sources_total, sources, matched

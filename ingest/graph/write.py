@@ -1,6 +1,7 @@
 """Writing documents' assertions to Neo4j: one managed transaction per batch of documents.
 
-Inside the transaction: retract the documents the batch replaces, resolve paper identity
+Inside the transaction: mark the stored answers outdated (paperkg.answers), retract the
+documents the batch replaces, resolve paper identity
 (`identity.resolve` over the evidence the batch brings and the evidence in the graph that it
 meets), reshape the nodes whose works changed (merged, split or re-keyed), then write rows
 with `UNWIND $rows ... MERGE` on constrained keys. The driver retries the whole function
@@ -17,6 +18,7 @@ from typing import Any, TypeVar
 
 from neo4j import ManagedTransaction, Result
 
+from paperkg.answers import outdate_answers
 from paperkg.cypher_files import statement
 from paperkg.ingest.graph.changes import Change, ChangeLog, ChangeRecorder, batch_scope
 from paperkg.ingest.graph.contract import DERIVED, IDENTITY_PROPERTIES, UNIT_PROPERTIES
@@ -66,6 +68,7 @@ def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str, changes: Chan
     """Write a batch of documents (and, given the run's change log, the batch's change set)."""
     documents = [p.assertions for p in batch.documents]
     recorder = changes.recorder(tx, "write", len(documents)) if changes else None
+    outdate_answers(tx)
     resolution = resolve_in_graph(tx, batch.evidence, set(), set(), recorder)
     rows, counts = batch_rows(documents, resolution.paper_of)
     if recorder:
@@ -111,6 +114,7 @@ def retract_documents(tx: ManagedTransaction, doc_ids: Sequence[str], changes: C
     """Withdraw documents: what only they asserted goes, merges they showed included (the
     works they touched are resolved again without them)."""
     recorder = changes.recorder(tx, "retract", len(doc_ids)) if changes else None
+    outdate_answers(tx)
     if recorder:
         recorder.before(doc_ids=doc_ids)
     touched: set[str] = set()
