@@ -28,9 +28,10 @@ from typing import IO, Any, overload
 from neo4j.exceptions import DatabaseUnavailable, DriverError, Neo4jError, ServiceUnavailable, SessionExpired
 from tqdm import tqdm
 
+from paperkg.answers import AnswerError
 from paperkg.answers import refresh as refresh_answers
 from paperkg.cypher_files import statement
-from paperkg.db import ConnectionFailed, KnowledgeBase, first_line
+from paperkg.db import ConnectionFailed, KnowledgeBase, first_line, log
 from paperkg.ingest import ParseError, parse_bytes
 from paperkg.ingest.graph.changes import ChangeLog
 from paperkg.ingest.graph.rows import Assertions, assertions_of
@@ -74,6 +75,7 @@ class RunReport:
     changes_recorded: int | None = None
     # The precomputed answers the run computed again (paperkg.answers), when there were any.
     answers_refreshed: list[str] = field(default_factory=list)
+    answers_error: str | None = None  # why they were not, when the server failed to compute one
 
     @property
     def totals(self) -> dict[str, int]:
@@ -102,6 +104,7 @@ class RunReport:
             "identity": {"merged": self.identity["merged"], "split": self.identity["split"]},
             **({} if self.changes_recorded is None else {"changes_recorded": self.changes_recorded}),
             **({"answers_refreshed": self.answers_refreshed} if self.answers_refreshed else {}),
+            **({"answers_error": self.answers_error} if self.answers_error else {}),
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -363,7 +366,7 @@ def _run(
             statement("update_document_paths"),
             rows=[{"doc_id": doc_id, "path": path} for doc_id, path in sorted(found.moved.items())],
         )
-    report.answers_refreshed = [computed.query for computed in refresh_answers(kb, lock)]
+    _refresh_answers(kb, lock, report)
     report.ended_at = _now()
     kb.execute(
         statement("record_run"),
@@ -379,6 +382,17 @@ def _run(
     )
     report.graph_change = _change(before, kb.stats())
     return report
+
+
+def _refresh_answers(kb: KnowledgeBase, lock: IngestLock, report: RunReport) -> None:
+    """Compute the outdated precomputed answers again. The documents have landed whatever
+    happens here: an answer the server fails to compute stays outdated (its query runs itself
+    until the next run or `paperkg precompute`), and the run says so."""
+    try:
+        report.answers_refreshed = [computed.query for computed in refresh_answers(kb, lock)]
+    except (Neo4jError, AnswerError) as exc:
+        report.answers_error = first_line(exc)
+        log.warning(f"the precomputed answers were not computed again: {report.answers_error}")
 
 
 def _record_failure(kb: KnowledgeBase, report: RunReport, exc: BaseException) -> None:

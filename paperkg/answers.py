@@ -4,8 +4,9 @@ graph, so that reading one costs an index lookup instead of a pass over every cl
 A query whose header says `precomputed` has its answer with the default parameters stored in
 an `Answer` node by `paperkg precompute`. The library reads that answer instead of running the
 query while it is current. Every transaction that changes what the documents assert marks
-the answers outdated in that same transaction (`outdate_answers`), so an answer is never read
-after a change it has not seen; an outdated answer's query runs itself. An ingestion run
+the answers outdated in that same transaction (`outdate_answers` in ingest/graph/write.py),
+so an answer is never read after a change it has not seen; an outdated answer's query runs
+itself. An ingestion run
 computes the outdated answers again before it lets go of the ingestion lock (`refresh`), so
 after `paperkg sync` they are current. The answer is the query's own rows, as JSON: reading it
 gives what running the query gives.
@@ -19,11 +20,12 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from neo4j import ManagedTransaction, RoutingControl
+from neo4j import RoutingControl
 
 from paperkg.cypher_files import QueryError, statement
 from paperkg.library import Library, Query, Result, library
 from paperkg.lock import IngestLock
+from paperkg.schema import apply_schema
 
 
 class AnswerError(QueryError):
@@ -64,11 +66,6 @@ def stored_answer(kb: Any, query: Query, values: dict[str, Any]) -> Result | Non
     return Result(json.loads(record["rows"]), record["columns"], record["computed_at"].to_native())
 
 
-def outdate_answers(tx: ManagedTransaction) -> None:
-    """Mark the stored answers outdated, in a transaction that changes the documents' assertions."""
-    tx.run(statement("outdate_answers")).consume()
-
-
 def precompute(kb: Any, names: list[str] | None = None, lock_wait: float = 0.0) -> list[Computed]:
     """Compute and store the default answers of `names` (every precomputed query when None).
     It holds the ingestion lock (waiting up to `lock_wait` seconds for it), so no run changes
@@ -81,6 +78,7 @@ def precompute(kb: Any, names: list[str] | None = None, lock_wait: float = 0.0) 
             precomputable = ", ".join(sorted(known))
             raise AnswerError(f"{', '.join(unknown)}: not a precomputed query (they are: {precomputable})")
         queries = [query for query in queries if query.name in names]
+    apply_schema(kb)  # the answers' constraint, on a graph no run of this version has written
     with IngestLock(kb, wait=lock_wait) as lock:
         return _compute(kb, lib, queries, lock)
 
@@ -107,9 +105,16 @@ def drop(kb: Any) -> int:
 
 
 def answers(kb: Any) -> list[dict[str, Any]]:
-    """The stored answers: query, current, rows, seconds, computed_at."""
+    """The stored answers: query, current, rows, seconds, computed_at (a datetime)."""
     return [
-        {key: row[key] for key in ("query", "current", "rows", "seconds", "computed_at")} for row in kb.read("answers")
+        {
+            "query": row["query"],
+            "current": row["current"],
+            "rows": row["rows"],
+            "seconds": row["seconds"],
+            "computed_at": row["computed_at"].to_native(),
+        }
+        for row in kb.read("answers")
     ]
 
 

@@ -213,9 +213,10 @@ def cmd_precompute(args: argparse.Namespace) -> int:
             return EXIT_OK
         if args.list:
             for row in answers(kb):
-                state = "current" if row["current"] else "outdated"
+                state = "current" if row["current"] else "outdated (the query runs itself)"
                 print(
-                    f"{row['query']:<24} {state:<9} {row['rows']:>5} rows  {row['seconds']:>8.2f} s  {row['computed_at']}"
+                    f"{row['query']}: {state}, {row['rows']} rows, computed in {row['seconds']:.2f} s "
+                    f"at {row['computed_at'].isoformat(timespec='seconds')}"
                 )
             return EXIT_OK
         try:
@@ -223,7 +224,7 @@ def cmd_precompute(args: argparse.Namespace) -> int:
         except AnswerError as exc:
             raise CommandError(str(exc)) from None
     for answer in computed:
-        print(f"{answer.query:<24} {answer.rows:>5} rows  {answer.seconds:>8.2f} s")
+        print(f"{answer.query}: {answer.rows} rows in {answer.seconds:.2f} s")
     print(
         f"{len(computed)} answers stored: with their default parameters these queries read them "
         "until the graph changes; ingest and sync compute them again"

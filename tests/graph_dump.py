@@ -11,11 +11,13 @@ from typing import Any
 
 from paperkg.ingest.graph.contract import ANALYSIS_PROPERTIES, NODES
 
-# `paperkg analyze`'s results are left out too: a function of the graph, written only on analyze.
+# `paperkg analyze`'s results and `paperkg precompute`'s answers are left out too: functions of
+# the graph, written only when asked for (tests/test_precompute.py compares the answers).
 VOLATILE = {"run_id", "ingested_at", "started_at", "ended_at", "path", *ANALYSIS_PROPERTIES}
 
 DUMP_NODES = """
-MATCH (n) WHERE NOT n:IngestRun AND NOT n:IngestLock AND NOT n:AnalysisRun AND NOT n:Cluster AND NOT n:ChangeSet
+MATCH (n)
+WHERE NOT n:IngestRun AND NOT n:IngestLock AND NOT n:AnalysisRun AND NOT n:Cluster AND NOT n:ChangeSet AND NOT n:Answer
 RETURN elementId(n) AS id, labels(n) AS labels, properties(n) AS props
 """
 DUMP_RELATIONSHIPS = """

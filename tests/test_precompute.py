@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
+import paperkg.answers
 from paperkg.answers import AnswerError, precompute, precomputed_queries
 from paperkg.cli import main
 from paperkg.cypher_files import CypherFileError, parse_cypher_file
 from paperkg.ingest.graph.write import retract_documents
 from paperkg.ingest.run import ingest_paths, sync_directory
-from paperkg.library import library, parse_query
+from paperkg.library import library, load_library, parse_query
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "corpus"
@@ -123,6 +124,25 @@ def test_an_answer_stored_by_another_version_of_the_query_is_not_read(kb, corpus
     assert precomputed_at is not None and (rows, columns) == live(kb, "cocitation_pairs")
 
 
+def test_an_answer_that_cannot_be_stored_leaves_the_run_landed_and_says_why(kb, corpus, tmp_path, monkeypatch):
+    queries = tmp_path / "queries"
+    queries.mkdir()
+    (queries / "when.cypher").write_text(
+        "// name: when\n// When it ran.\n//\n// precomputed\n// column at — the time\nRETURN datetime() AS at\n"
+    )
+    monkeypatch.setattr(paperkg.answers, "library", lambda: load_library(queries))
+    cannot = "when: its answer holds a datetime value, which a stored answer cannot hold"
+    with pytest.raises(AnswerError, match=f"^{cannot}$"):
+        precompute(kb)
+    kb.execute("CREATE (:Answer {query: 'when', current: false})")  # as if stored, then outdated
+
+    report = ingest_paths(kb, [corpus])
+
+    assert report.totals["new"] == len(list(corpus.iterdir()))
+    assert (report.answers_refreshed, report.answers_error) == ([], cannot)
+    assert report.summary_dict()["answers_error"] == cannot
+
+
 def test_precompute_refuses_a_query_that_is_not_precomputed(kb):
     with pytest.raises(AnswerError, match=r"^ancestors: not a precomputed query \(they are: at_risk_claims, "):
         precompute(kb, ["ancestors"])
@@ -133,16 +153,19 @@ def test_the_precompute_command_stores_lists_and_drops_answers(kb, corpus, capsy
 
     assert main(["precompute", "claims", "cocitation_pairs"]) == 0
     stored = capsys.readouterr().out.splitlines()
-    assert [line.split()[:3] for line in stored[:2]] == [
-        ["claims", str(len(live(kb, "claims")[0])), "rows"],
-        ["cocitation_pairs", str(len(live(kb, "cocitation_pairs")[0])), "rows"],
+    assert [line.split(" in ")[0] for line in stored[:2]] == [
+        f"claims: {len(live(kb, 'claims')[0])} rows",
+        f"cocitation_pairs: {len(live(kb, 'cocitation_pairs')[0])} rows",
     ]
     assert stored[2].startswith("2 answers stored: with their default parameters these queries read them")
     assert main(["precompute", "--list"]) == 0
-    assert [line.split()[:2] for line in capsys.readouterr().out.splitlines()] == [
-        ["claims", "current"],
-        ["cocitation_pairs", "current"],
+    assert [line.split(", computed in ")[0] for line in capsys.readouterr().out.splitlines()] == [
+        f"claims: current, {len(live(kb, 'claims')[0])} rows",
+        f"cocitation_pairs: current, {len(live(kb, 'cocitation_pairs')[0])} rows",
     ]
+    kb.execute("MATCH (a:Answer {query: 'claims'}) SET a.current = false")
+    assert main(["precompute", "--list"]) == 0
+    assert capsys.readouterr().out.startswith("claims: outdated (the query runs itself), ")
     assert main(["precompute", "--drop"]) == 0
     assert capsys.readouterr().out == "2 precomputed answers removed: the queries run themselves again\n"
     assert served(kb, "claims")[2] is None

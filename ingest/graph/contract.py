@@ -137,8 +137,11 @@ ANALYSIS_PROPERTIES = (
     "analysis_run",
 )
 ANALYSIS_LABELS = ("AnalysisRun", "Cluster")
+# `paperkg precompute`'s stored answers (paperkg/answers.py): a function of the graph too,
+# written only when asked for.
+ANSWER_LABELS = ("Answer",)
 
-LABELS = tuple(NODES) + RUN_LABELS + ANALYSIS_LABELS
+LABELS = tuple(NODES) + RUN_LABELS + ANALYSIS_LABELS + ANSWER_LABELS
 TYPES = tuple(sorted({kind for kind, *_ in RELATIONSHIPS.values()}))
 
 

@@ -18,7 +18,6 @@ from typing import Any, TypeVar
 
 from neo4j import ManagedTransaction, Result
 
-from paperkg.answers import outdate_answers
 from paperkg.cypher_files import statement
 from paperkg.ingest.graph.changes import Change, ChangeLog, ChangeRecorder, batch_scope
 from paperkg.ingest.graph.contract import DERIVED, IDENTITY_PROPERTIES, UNIT_PROPERTIES
@@ -147,6 +146,12 @@ def retract_documents(tx: ManagedTransaction, doc_ids: Sequence[str], changes: C
         recorder.finish() if recorder else [],
         whole.single(strict=True)["changes"] if whole else None,
     )
+
+
+def outdate_answers(tx: ManagedTransaction) -> None:
+    """Mark the stored answers (paperkg.answers) outdated: a transaction that changes what the
+    documents assert does this first, so no answer is read after a change it has not seen."""
+    tx.run(statement("outdate_answers")).consume()
 
 
 def store_title_lower(tx: ManagedTransaction, paper_ids: set[str]) -> None:
