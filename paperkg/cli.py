@@ -538,6 +538,9 @@ def cmd_query(args: argparse.Namespace) -> int:
     except QueryError as exc:
         raise CommandError(str(exc), EXIT_USAGE) from None
     print(result.render(args.format))
+    if result.precomputed_at and sys.stderr.isatty():
+        when = result.precomputed_at.isoformat(timespec="seconds")
+        print(f"paperkg: the answer `paperkg precompute` stored, current, computed at {when}", file=sys.stderr)
     return EXIT_OK
 
 
