@@ -25,10 +25,31 @@ MATCH (o:Paper)
 WHERE o.paper_id = $other OR o.arxiv_id = $other
 WITH p, o
 WHERE p <> o  // a shortest path needs two distinct ends
+// A path's bounds cannot be parameters, and a search to 10 hops between two papers that no
+// chain joins visits much of the graph: each pair of branches searches only as deep as the tier
+// `max_hops` falls in.
 CALL (p, o) {
+  WITH p, o WHERE $max_hops <= 3
+  MATCH path = allShortestPaths((p)-[:CITES*1..3]->(o))
+  RETURN 'builds_on' AS direction, nodes(path) AS works
+  UNION ALL
+  WITH p, o WHERE $max_hops <= 3
+  MATCH path = allShortestPaths((o)-[:CITES*1..3]->(p))
+  RETURN 'built_on_by' AS direction, reverse(nodes(path)) AS works
+  UNION ALL
+  WITH p, o WHERE 3 < $max_hops <= 6
+  MATCH path = allShortestPaths((p)-[:CITES*1..6]->(o))
+  RETURN 'builds_on' AS direction, nodes(path) AS works
+  UNION ALL
+  WITH p, o WHERE 3 < $max_hops <= 6
+  MATCH path = allShortestPaths((o)-[:CITES*1..6]->(p))
+  RETURN 'built_on_by' AS direction, reverse(nodes(path)) AS works
+  UNION ALL
+  WITH p, o WHERE $max_hops > 6
   MATCH path = allShortestPaths((p)-[:CITES*1..10]->(o))
   RETURN 'builds_on' AS direction, nodes(path) AS works
   UNION ALL
+  WITH p, o WHERE $max_hops > 6
   MATCH path = allShortestPaths((o)-[:CITES*1..10]->(p))
   RETURN 'built_on_by' AS direction, reverse(nodes(path)) AS works
 }
