@@ -75,6 +75,7 @@ class RunReport:
     changes_recorded: int | None = None
     # The precomputed answers the run computed again (paperkg.answers), when there were any.
     answers_refreshed: list[str] = field(default_factory=list)
+    answers_seconds: float = 0.0  # what computing them took, the run's share of its time
     answers_error: str | None = None  # why they were not, when the server failed to compute one
 
     @property
@@ -103,7 +104,11 @@ class RunReport:
             "rows_written": self.rows_written,
             "identity": {"merged": self.identity["merged"], "split": self.identity["split"]},
             **({} if self.changes_recorded is None else {"changes_recorded": self.changes_recorded}),
-            **({"answers_refreshed": self.answers_refreshed} if self.answers_refreshed else {}),
+            **(
+                {"answers_refreshed": self.answers_refreshed, "answers_seconds": self.answers_seconds}
+                if self.answers_refreshed
+                else {}
+            ),
             **({"answers_error": self.answers_error} if self.answers_error else {}),
         }
 
@@ -389,7 +394,9 @@ def _refresh_answers(kb: KnowledgeBase, lock: IngestLock, report: RunReport) -> 
     happens here: an answer the server fails to compute stays outdated (its query runs itself
     until the next run or `paperkg precompute`), and the run says so."""
     try:
-        report.answers_refreshed = [computed.query for computed in refresh_answers(kb, lock)]
+        computed = refresh_answers(kb, lock)
+        report.answers_refreshed = [answer.query for answer in computed]
+        report.answers_seconds = round(sum(answer.seconds for answer in computed), 2)
     except (Neo4jError, AnswerError) as exc:
         report.answers_error = first_line(exc)
         log.warning(f"the precomputed answers were not computed again: {report.answers_error}")

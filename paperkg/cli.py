@@ -195,7 +195,9 @@ def _summary(report) -> str:
             f"{report.identity['split']:,} split into the works they hold (paperkg explain PAPER says why)"
         )
     if report.answers_refreshed:
-        lines.append(f"precomputed answers computed again: {', '.join(report.answers_refreshed)}")
+        lines.append(
+            f"precomputed answers computed again in {report.answers_seconds:.1f} s: {', '.join(report.answers_refreshed)}"
+        )
     written = report.rows_written
     mentions = ", ".join(f"{written[name]:,} {words}" for name, words in MENTIONS.items() if written.get(name))
     if mentions:

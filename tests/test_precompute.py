@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import paperkg.answers
-from paperkg.answers import AnswerError, precompute, precomputed_queries
+from paperkg.answers import AnswerError, answers, precompute, precomputed_queries
 from paperkg.cli import main
 from paperkg.cypher_files import CypherFileError, parse_cypher_file
 from paperkg.ingest.graph.write import retract_documents
@@ -103,6 +103,8 @@ def test_sync_computes_the_outdated_answers_again(kb, corpus):
     assert report.totals["retracted"] == 1
     assert report.answers_refreshed == PRECOMPUTED
     assert report.summary_dict()["answers_refreshed"] == PRECOMPUTED
+    stored_seconds = sum(answer["seconds"] for answer in answers(kb))  # each rounded to the millisecond
+    assert report.summary_dict()["answers_seconds"] == pytest.approx(stored_seconds, abs=0.02)
     for name in PRECOMPUTED:
         rows, columns, precomputed_at = served(kb, name)
         assert precomputed_at is not None, name
