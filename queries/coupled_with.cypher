@@ -24,8 +24,17 @@
 MATCH (a:Paper)
 WHERE a.paper_id = $paper OR a.arxiv_id = $paper
 MATCH (a)-[:CITES]->(:Paper)<-[:CITES]-(b:Paper)
+WHERE b <> a
 WITH a, b, count(*) AS shared  // one CITES per pair of papers, so one row per shared work
-WHERE shared >= $min_count AND b <> a
+WHERE shared >= $min_count
+// The rows kept share at least as many references as the last of the first `limit`: counting
+// the references of only those papers leaves the answer as it is.
+WITH a, b, shared
+ORDER BY shared DESC
+WITH a, collect({paper: b, shared: shared}) AS ranked
+WITH a, ranked, ranked[..$limit][-1].shared AS least
+UNWIND [r IN ranked WHERE r.shared >= least] AS kept
+WITH a, kept.paper AS b, kept.shared AS shared
 // A Paper's outgoing CITES all lead to Papers (claims cite Sources), so degrees count references.
 WITH b, shared, COUNT { (b)-[:CITES]->() } AS references, COUNT { (a)-[:CITES]->() } AS paper_references
 RETURN b.title AS title, b.year AS year, b.arxiv_id AS arxiv_id, b.doi AS doi, b.paper_id AS paper_id,

@@ -28,7 +28,11 @@ CALL () {
   UNION
   MATCH (:Evidence {doi: toLower($text)})-[:OF]->(p:Paper) WHERE toLower($text) IN p.dois RETURN p
 }
+// A common word matches thousands of titles: the first `limit` are chosen before their
+// citations and claims are counted.
+WITH p
+ORDER BY p.title, p.year, p.paper_id
+LIMIT $limit
 RETURN p.title AS title, p.year AS year, p.arxiv_id AS arxiv_id, p.doi AS doi, p.paper_id AS paper_id,
        COUNT { (p)<-[:CITES]-() } AS cited_by_in_graph, COUNT { (p)-[:MAKES]->() } AS claims
 ORDER BY title, year, paper_id
-LIMIT $limit

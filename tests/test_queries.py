@@ -303,6 +303,15 @@ def test_coupled_with_shared_references_and_salton(graph):
     )
 
 
+@pytest.mark.parametrize("limit", range(1, 8))
+def test_coupled_with_a_limit_cuts_the_full_answer_ties_ranked_by_salton(graph, limit):
+    # Six papers tie at one shared reference; which of them are kept is the Salton order's.
+    assert (
+        graph.query("coupled_with", paper="2301.00009", limit=limit)
+        == graph.query("coupled_with", paper="2301.00009")[:limit]
+    )
+
+
 def test_coupled_with_min_count(graph):
     assert project(graph.query("coupled_with", paper="2301.00009", min_count=2), "title", "shared") == [
         ("Lambda Lessons", 3)
