@@ -6,9 +6,8 @@ an `Answer` node by `paperkg precompute`. The library reads that answer instead 
 query while it is current. Every transaction that changes what the documents assert marks
 the answers outdated in that same transaction (`outdate_answers` in ingest/graph/write.py),
 so an answer is never read after a change it has not seen; an outdated answer's query runs
-itself. An ingestion run
-computes the outdated answers again before it lets go of the ingestion lock (`refresh`), so
-after `paperkg sync` they are current. The answer is the query's own rows, as JSON: reading it
+itself. An ingestion run computes the outdated answers again before it lets go of the
+ingestion lock (`refresh`), so after `paperkg sync` they are current. The answer is the query's own rows, as JSON: reading it
 gives what running the query gives.
 """
 
@@ -19,8 +18,6 @@ import json
 import time
 from dataclasses import dataclass
 from typing import Any
-
-from neo4j import RoutingControl
 
 from paperkg.cypher_files import QueryError, statement
 from paperkg.library import Library, Query, Result, library
@@ -54,16 +51,11 @@ def fingerprint(query: Query, values: dict[str, Any]) -> str:
 
 def stored_answer(kb: Any, query: Query, values: dict[str, Any]) -> Result | None:
     """The stored answer of `query` with `values`, when one is current; else None."""
-    records, _, _ = kb.driver.execute_query(
-        statement("stored_answer"),
-        {"query": query.name, "fingerprint": fingerprint(query, values)},
-        database_=kb.database,
-        routing_=RoutingControl.READ,
-    )
-    if not records:
+    rows = kb.read("stored_answer", query=query.name, fingerprint=fingerprint(query, values))
+    if not rows:
         return None
-    record = records[0]
-    return Result(json.loads(record["rows"]), record["columns"], record["computed_at"].to_native())
+    row = rows[0]
+    return Result(json.loads(row["rows"]), row["columns"], row["computed_at"].to_native())
 
 
 def precompute(kb: Any, names: list[str] | None = None, lock_wait: float = 0.0) -> list[Computed]:

@@ -1,9 +1,8 @@
 """Writing documents' assertions to Neo4j: one managed transaction per batch of documents.
 
 Inside the transaction: mark the stored answers outdated (paperkg.answers), retract the
-documents the batch replaces, resolve paper identity
-(`identity.resolve` over the evidence the batch brings and the evidence in the graph that it
-meets), reshape the nodes whose works changed (merged, split or re-keyed), then write rows
+documents the batch replaces, resolve paper identity (`identity.resolve` over the evidence the
+batch brings and the evidence in the graph that it meets), reshape the nodes whose works changed (merged, split or re-keyed), then write rows
 with `UNWIND $rows ... MERGE` on constrained keys. The driver retries the whole function
 on transient errors, so it only reads what it writes in the same transaction.
 """
