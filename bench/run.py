@@ -332,6 +332,7 @@ class Bench:
             "rejected": run.rejected,
             "peak_rss_mb": run.peak_rss_mb,  # its worker processes included
             "largest_process_rss_mb": run.largest_rss_mb,
+            "peak_pss_mb": run.peak_pss_mb,
             "csv_mb": round(size / 1e6, 1),
             "load": load,
         }
@@ -653,6 +654,7 @@ class Measured(NamedTuple):
     seconds: float
     peak_rss_mb: float  # of the command's processes together (see measured)
     largest_rss_mb: float  # of its largest single process
+    peak_pss_mb: float  # of its processes together, each shared page divided among its sharers
     rejected: int
 
 
@@ -669,7 +671,7 @@ def measured(command: list[str], home: Path) -> Measured:
         started = time.perf_counter()
         process = subprocess.Popen(command, env=env, stdout=out, stderr=err)
         done = threading.Event()
-        peaks = [0, 0]  # the summed RSS, the largest process's VmHWM
+        peaks = [0, 0, 0]  # the summed RSS, the largest process's VmHWM, the summed PSS
         sampler = threading.Thread(target=_sample_tree_memory, args=(process.pid, done, peaks), daemon=True)
         sampler.start()
         _, status, _ = os.wait4(process.pid, 0)
@@ -681,11 +683,12 @@ def measured(command: list[str], home: Path) -> Measured:
         errors = err.read().decode(errors="replace")
         if process.returncode not in (0, 1):
             raise SystemExit(f"{' '.join(command)} failed ({process.returncode}):\n{errors[-2000:]}")
-        summed, largest = peaks
+        summed, largest, proportional = peaks
         return Measured(
             seconds,
             round(max(summed, largest) / 2**20, 1),
             round(largest / 2**20, 1),
+            round(proportional / 2**20, 1),
             errors.count("paperkg: rejected:"),
         )
 
@@ -693,14 +696,16 @@ def measured(command: list[str], home: Path) -> Measured:
 def _sample_tree_memory(pid: int, done: threading.Event, peaks: list[int]) -> None:
     # Until the command has been waited for: it stays in /proc as a zombie, without memory, until then.
     while not done.is_set():
-        summed, largest = tree_memory(pid)
-        peaks[0], peaks[1] = max(peaks[0], summed), max(peaks[1], largest)
+        for index, value in enumerate(tree_memory(pid)):
+            peaks[index] = max(peaks[index], value)
         done.wait(RSS_SAMPLE_SECONDS)
 
 
-def tree_memory(pid: int) -> tuple[int, int]:
-    """The RSS in bytes of process `pid` and all its descendants, summed, and the largest peak
-    RSS (VmHWM) among them, from /proc ((0, 0) once they are gone)."""
+def tree_memory(pid: int) -> tuple[int, int, int]:
+    """The RSS in bytes of process `pid` and all its descendants, summed, the largest peak RSS
+    (VmHWM) among them, and their PSS summed, from /proc ((0, 0, 0) once they are gone). The
+    summed RSS counts a page that several share (forked, or a file they map) in each; the PSS
+    divides it among them."""
     children: dict[int, list[int]] = {}
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
@@ -710,7 +715,7 @@ def tree_memory(pid: int) -> tuple[int, int]:
                 continue
             parent = int(stat.rsplit(")", 1)[1].split()[1])  # after the command's name, which may hold spaces
             children.setdefault(parent, []).append(int(entry.name))
-    summed = largest = 0
+    summed = largest = proportional = 0
     pending = [pid]
     while pending:
         current = pending.pop()
@@ -726,7 +731,16 @@ def tree_memory(pid: int) -> tuple[int, int]:
         }
         summed += kilobytes.get("VmRSS", 0) * 1024
         largest = max(largest, kilobytes.get("VmHWM", 0) * 1024)
-    return summed, largest
+        proportional += _pss(current)
+    return summed, largest, proportional
+
+
+def _pss(pid: int) -> int:
+    try:
+        rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+    except OSError:
+        return 0
+    return next((int(line.split()[1]) * 1024 for line in rollup.splitlines() if line.startswith("Pss:")), 0)
 
 
 def timed(kb: KnowledgeBase, name: str, calls: list[dict[str, Any]]) -> dict[str, Any]:
@@ -877,12 +891,17 @@ def partial_table(run: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _pss_of(export: dict[str, Any]) -> str:
+    # Runs before the sixteenth session did not sample PSS.
+    return f", PSS {export['peak_pss_mb']} MB" if "peak_pss_mb" in export else ""
+
+
 def offline_line(r: dict[str, Any]) -> str:
     a = r["admin_import"]
     importer = f", peak RSS {a['import_peak_rss_mb']} MB" if "import_peak_rss_mb" in a else ""
     return (
         f"offline path at {r['papers']:,} papers: export {a['export_seconds']} s "
-        f"(peak RSS {r['export']['peak_rss_mb']} MB, load {r['export']['load']}), neo4j-admin import "
+        f"(peak RSS {r['export']['peak_rss_mb']} MB{_pss_of(r['export'])}, load {r['export']['load']}), neo4j-admin import "
         f"{a['import_seconds']} s ({a['items_per_s_import']:,} items/s{importer}), start {a['start_seconds']} s, "
         f"schema + lists {a['schema_and_lists_seconds']} s: {a['total_seconds']} s end to end "
         f"({a['items_per_s_end_to_end']:,} items/s; {a['items']:,} items; load {a['load']})"

@@ -11,6 +11,7 @@ import pytest
 from paperkg.cli import main
 from paperkg.ingest.graph import admin_import
 from paperkg.ingest.graph.admin_import import NODES, RELATIONSHIPS, ExportError, export_admin_import
+from paperkg.ingest.graph.identity import Evidence
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -76,3 +77,43 @@ def test_an_error_in_a_worker_is_one_line(corpus, tmp_path, monkeypatch, capsys,
 def test_processes_are_at_least_one(corpus, tmp_path):
     with pytest.raises(ExportError, match="at least 1"):
         export_admin_import([corpus], tmp_path / "out", processes=0)
+
+
+def test_the_paper_table_gives_each_evidence_its_paper_from_the_file(tmp_path):
+    # A thousand keys in 4,096 slots: some share a first slot, and are found a probe further.
+    evidence = [Evidence(f"2101.{n:05d}", None, f"title {n}", 2021) for n in range(1000)]
+    writer = admin_import._PaperTableWriter(len(evidence))
+    papers = [writer.add_paper(f"arxiv:2101.{n:05d}") for n in range(0, 1000, 100)]
+    for n, e in enumerate(evidence):
+        writer.add(e.key, papers[n // 100])
+    writer.write(tmp_path / "papers.table")
+    table = admin_import._PaperTable(tmp_path / "papers.table")
+    try:
+        assert [table.paper_of(e) for e in evidence] == [f"arxiv:2101.{n // 100 * 100:05d}" for n in range(1000)]
+        with pytest.raises(KeyError):
+            table.paper_of(Evidence(None, "10.1000/absent", None, None))
+    finally:
+        table.close()
+
+
+def test_two_evidence_with_one_key_cannot_be_exported(tmp_path):
+    writer = admin_import._PaperTableWriter(2)
+    paper = writer.add_paper("doi:10.1000/one")
+    writer.add("00000000000000ff", paper)
+    with pytest.raises(ExportError, match="two different evidence share the key 00000000000000ff"):
+        writer.add("00000000000000ff", paper)
+
+
+@pytest.mark.parametrize(
+    ("chunk_ends", "count", "ranges"),
+    [
+        ([10, 20, 30, 40], 2, [(0, 20), (20, 40)]),
+        ([10, 20, 30, 40], 1, [(0, 40)]),
+        ([10, 20, 30, 40], 3, [(0, 20), (20, 30), (30, 40)]),
+        ([100, 101, 102], 2, [(0, 100), (100, 102)]),
+        ([0, 0, 10], 2, [(0, 10)]),  # chunks of rejected documents spool nothing
+        ([], 2, []),
+    ],
+)
+def test_the_second_pass_cuts_the_spool_at_chunk_ends_into_ranges_of_about_equal_bytes(chunk_ends, count, ranges):
+    assert admin_import._ranges(chunk_ends, count) == ranges

@@ -52,6 +52,21 @@ def test_a_commands_peak_rss_counts_the_processes_it_starts(tmp_path):
     run = bench_module().measured([sys.executable, "-c", script], tmp_path)
     assert run.rejected == 0 and run.seconds >= 1
     assert run.largest_rss_mb >= 128 and run.peak_rss_mb >= run.largest_rss_mb + 110
+    assert run.peak_pss_mb >= 2 * 128 - 10  # each block is its own: PSS counts both
+
+
+def test_a_commands_peak_pss_counts_a_block_its_processes_share_once(tmp_path):
+    # 128 MB held before a fork and never written after: both processes map its pages.
+    script = (
+        "import os, time\n"
+        "block = bytes([7]) * (128 << 20)\n"
+        "child = os.fork()\n"
+        "time.sleep(1)\n"
+        "os._exit(0) if child == 0 else os.waitpid(child, 0)\n"
+    )
+    run = bench_module().measured([sys.executable, "-c", script], tmp_path)
+    assert run.peak_rss_mb >= 2 * 128
+    assert 128 <= run.peak_pss_mb <= 128 + 60
 
 
 def test_a_commands_peak_rss_is_its_own_not_the_benchmarks(tmp_path):

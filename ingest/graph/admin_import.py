@@ -14,25 +14,28 @@ evidence, which ingestion reaches batch by batch.
 Two passes keep memory to the corpus's distinct evidence and its papers' ids: the first parses
 every document, collects its distinct evidence and spools what it asserts to a temporary file;
 identity is then resolved one connected class of evidence at a time (`identity.works_of`), each
-work's Evidence rows written and its identifiers spilled as it is found, so that only each
-evidence's paper id is kept; the second pass maps evidence to papers and writes the rows,
-spilling what several documents state about one key (a paper's properties and identifiers, a
-claim, a relationship) to partitions on disk that are combined one at a time.
+work's Evidence rows written and its identifiers spilled as it is found, and each evidence's
+paper kept in a table on disk (`_PaperTable`), not in memory; the second pass maps evidence to
+papers through that table and writes the rows, spilling what several documents state about one
+key (a paper's properties and identifiers, a claim, a relationship) to partitions on disk that
+are combined one at a time.
 
-Both passes use the machine's cores (`processes`, one per CPU by default). Worker processes,
+Every pass uses the machine's cores (`processes`, one per CPU by default). Worker processes,
 forked at the start while the parent holds little more than the files' paths, parse the first
 pass's documents a chunk of files each; the parent merges each chunk's evidence in the order it
-was first found and spools the chunk's documents in the order of the files. After the second
-pass's documents, the workers combine the partitions, each into part files that the parent
-appends to the CSVs in partition order. So the files are those one process writes, byte for
-byte (but the documents' run and time). The second pass's documents are mapped in the parent,
-which alone holds each evidence's paper id. With one process everything runs in the parent,
-without workers.
+was first found and spools the chunk's documents in the order of the files. In the second pass
+each worker maps one contiguous range of the spool (the table is mapped from its file, shared,
+never copied) into part files and spill partitions of its own. Each partition is then combined
+by a worker from the identities' spill and the ranges' spills in the ranges' order, so that a
+key's records keep the order of the documents; the parent appends every part file to its CSV in
+order. So the files are those one process writes, byte for byte (but the documents' run and
+time). With one process everything runs in the parent, without workers.
 """
 
 from __future__ import annotations
 
 import io
+import mmap
 import multiprocessing
 import os
 import pickle
@@ -42,12 +45,14 @@ import sys
 import tempfile
 import uuid
 import zlib
+from array import array
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from itertools import pairwise
 from pathlib import Path
 from typing import IO, Any
 
@@ -68,7 +73,7 @@ ARRAY_DELIMITER = "\x1f"
 DATABASE = "neo4j"
 # Pass 2's spill (see _Spill): partitions on disk, and records held per partition before a write.
 PARTITIONS = 64
-SPILL_RECORDS = 2000
+SPILL_RECORDS = 500
 # Pass 1's documents per task of a worker process: each task's spooled documents cross a pipe at once.
 CHUNK_DOCUMENTS = 50
 # Tasks given to the worker processes, per process, beyond the one whose result is awaited.
@@ -81,6 +86,7 @@ IMPORT_HEAP = "512m"
 IMPORT_OFF_HEAP = "256m"
 IMPORT_PAGE_CACHE = "128m"
 _COMBINED_EDGES = ("paper_cites", "makes", "claim_cites", "checked_against", "supports", "refers_to")
+_MENTIONS = ("paper_mentions", "claim_mentions", "source_mentions")
 
 
 def node_file(label: str) -> str:
@@ -129,16 +135,15 @@ def export_admin_import(
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     summary = ExportSummary(out)
-    # The part files' directory outlives the workers, so that none writes there as it is removed.
-    with tempfile.TemporaryFile(dir=out) as spool, tempfile.TemporaryDirectory(dir=out) as parts:
+    # The working directory (spool, paper table, spills, part files) outlives the workers, so
+    # that none writes there as it is removed.
+    with tempfile.TemporaryDirectory(dir=out) as work:
         discovery = discover(paths)
         summary.rejected.extend(result.error for result in discovery.rejected)
-        spill = _Spill(out)
-        with _Workers(_Shared(discovery.files, max_bytes, spill, Path(parts)), processes) as workers:
-            evidence = _first_pass(workers, spool, summary)
-            paper_of, evidence_files = _resolved(evidence, out, spill)
-            spool.seek(0)
-            _second_pass(_spooled(spool), paper_of, spill, evidence_files, out, summary, workers)
+        with _Workers(_Shared(discovery.files, max_bytes, Path(work)), processes) as workers:
+            evidence, chunk_ends = _first_pass(workers, summary)
+            evidence_files = _resolved(evidence, workers.shared)
+            _second_pass(workers, chunk_ends, evidence_files, summary)
     # An argument file for `neo4j-admin @import.args`: one argument per line, quoted (paths may hold spaces).
     lines = ['"' + argument.replace("\\", "\\\\").replace('"', '\\"') + '"' for argument in import_arguments(out)]
     summary.arguments_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -223,8 +228,15 @@ class _Shared:
 
     files: Sequence[Path]
     max_bytes: int
-    spill: _Spill
-    parts: Path  # for the combined partitions' part files
+    work: Path  # the export's working directory: every file the processes pass each other
+
+    @property
+    def spool(self) -> Path:
+        return self.work / "documents.spool"
+
+    @property
+    def table(self) -> Path:
+        return self.work / "papers.table"
 
 
 # In a worker process: what its tasks share.
@@ -285,21 +297,25 @@ def _run(function: Callable[..., Any], task: tuple) -> Any:
 # -- pass 1: parse, file mentions, spool ----------------------------------------------------
 
 
-def _first_pass(workers: _Workers, spool: IO[bytes], summary: ExportSummary) -> set[Evidence]:
+def _first_pass(workers: _Workers, summary: ExportSummary) -> tuple[set[Evidence], list[int]]:
+    """The corpus's distinct evidence, and the spool's offset at the end of each chunk."""
     evidence: set[Evidence] = set()
+    chunk_ends: list[int] = []
     count = len(workers.shared.files)
     chunks = ((start, min(start + CHUNK_DOCUMENTS, count)) for start in range(0, count, CHUNK_DOCUMENTS))
-    for rejected, found, documents, spooled in workers.map(_parsed, chunks):
-        summary.rejected.extend(rejected)
-        # In the order first found, as one process reading the documents in order adds them,
-        # so that the set and the works resolved from it are the same.
-        for e in found:
-            if e not in evidence:
-                # One copy of each identifier string: a work's evidence mostly repeats its title and ids.
-                evidence.add(Evidence(*(None if value is None else _intern(value) for value in _fields(e))))
-        spool.write(spooled)
-        summary.documents += documents
-    return evidence
+    with open(workers.shared.spool, "wb") as spool:
+        for rejected, found, documents, spooled in workers.map(_parsed, chunks):
+            summary.rejected.extend(rejected)
+            # In the order first found, as one process reading the documents in order adds them,
+            # so that the set and the works resolved from it are the same.
+            for e in found:
+                if e not in evidence:
+                    # One copy of each identifier string: a work's evidence mostly repeats its title and ids.
+                    evidence.add(Evidence(*(None if value is None else _intern(value) for value in _fields(e))))
+            spool.write(spooled)
+            chunk_ends.append(spool.tell())
+            summary.documents += documents
+    return evidence, chunk_ends
 
 
 def _parsed(shared: _Shared, start: int, stop: int) -> tuple[list[str], list[Evidence], int, bytes]:
@@ -339,12 +355,15 @@ def _spooled(spool: IO[bytes]) -> Iterator[Assertions]:
 # -- identity: the works, one connected class of evidence at a time --------------------------
 
 
-def _resolved(evidence: set[Evidence], out: Path, spill: _Spill) -> tuple[dict[Evidence, str], list[_Csv]]:
-    """Each evidence's paper id. The Evidence nodes and their EVIDENCE_OF relationships are
-    written, and each paper's identifiers spilled, as its work is found; no work is kept."""
+def _resolved(evidence: set[Evidence], shared: _Shared) -> list[_Csv]:
+    """Each evidence's paper, in the paper table. The Evidence nodes and their EVIDENCE_OF
+    relationships are written, and each paper's identifiers spilled, as its work is found; no
+    work is kept."""
+    table = _PaperTableWriter(len(evidence))
     works = works_of(evidence)
     del evidence  # the resolver holds it until it has indexed it
-    paper_of: dict[Evidence, str] = {}
+    spill = _Spill(shared.work, _IDENTITIES)
+    out = shared.work.parent
     with _Csv.nodes(out, "Evidence") as evidence_file, _Csv.relationships(out, "evidence_of") as evidence_of:
         for work in works:
             identity = {
@@ -354,9 +373,11 @@ def _resolved(evidence: set[Evidence], out: Path, spill: _Spill) -> tuple[dict[E
                 "fallback": work.fallback,
             }
             spill.add(work.paper_id, ("identity", work.paper_id, identity))
+            paper = table.add_paper(work.paper_id)
             for e in work.evidence:
+                key = e.key
                 evidence_file.write(
-                    e.key,
+                    key,
                     properties={
                         "arxiv_id": e.arxiv_id,
                         "doi": e.doi,
@@ -365,9 +386,83 @@ def _resolved(evidence: set[Evidence], out: Path, spill: _Spill) -> tuple[dict[E
                         "fallback": e.fallback,
                     },
                 )
-                evidence_of.write(e.key, work.paper_id, properties={})
-                paper_of[e] = work.paper_id
-    return paper_of, [evidence_file, evidence_of]
+                evidence_of.write(key, work.paper_id, properties={})
+                table.add(key, paper)
+    spill.close()
+    table.write(shared.table)
+    return [evidence_file, evidence_of]
+
+
+# Evidence keys are 16 hex digits of a digest: their low bits are a slot, as they are.
+_EMPTY = 0xFFFFFFFF
+
+
+class _PaperTableWriter:
+    """Builds the paper table: an open-addressing hash table from each evidence's key (64 bits,
+    the Evidence node's id) to its paper's index, and the papers' ids, in flat arrays."""
+
+    def __init__(self, evidence: int) -> None:
+        self.capacity = 1 << max(4, (2 * evidence).bit_length())  # at most half full
+        self.keys = array("Q", bytes(8 * self.capacity))
+        self.papers = array("I", [_EMPTY]) * self.capacity
+        self.offsets = array("Q", [0])
+        self.blob = io.BytesIO()
+
+    def add_paper(self, paper_id: str) -> int:
+        self.blob.write(paper_id.encode("utf-8"))
+        self.offsets.append(self.blob.tell())
+        return len(self.offsets) - 2
+
+    def add(self, evidence_key: str, paper: int) -> None:
+        key, mask = int(evidence_key, 16), self.capacity - 1
+        slot = key & mask
+        while self.papers[slot] != _EMPTY:
+            if self.keys[slot] == key:
+                # Two evidence with one key would be one Evidence node twice: the import would fail.
+                raise ExportError(f"two different evidence share the key {evidence_key}")
+            slot = (slot + 1) & mask
+        self.keys[slot], self.papers[slot] = key, paper
+
+    def write(self, path: Path) -> None:
+        with open(path, "wb") as handle:
+            array("Q", [self.capacity, len(self.offsets) - 1]).tofile(handle)
+            for part in (self.keys, self.papers, self.offsets):
+                part.tofile(handle)
+            handle.write(self.blob.getbuffer())
+
+
+class _PaperTable:
+    """The paper table mapped from its file, read-only: its pages are the page cache's, shared
+    by every process that maps it rather than copied into each."""
+
+    def __init__(self, path: Path) -> None:
+        with open(path, "rb") as handle:
+            self.map = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        view = memoryview(self.map)
+        capacity, papers = view[:16].cast("Q")
+        self.mask = capacity - 1
+        start = 16
+        self.keys = view[start : start + 8 * capacity].cast("Q")
+        start += 8 * capacity
+        self.papers = view[start : start + 4 * capacity].cast("I")
+        start += 4 * capacity
+        self.offsets = view[start : start + 8 * (papers + 1)].cast("Q")
+        self.blob_start = start + 8 * (papers + 1)
+
+    def paper_of(self, evidence: Evidence) -> str:
+        key = int(evidence.key, 16)
+        slot = key & self.mask
+        while (paper := self.papers[slot]) != _EMPTY:
+            if self.keys[slot] == key:
+                start = self.blob_start + self.offsets[paper]
+                return self.map[start : self.blob_start + self.offsets[paper + 1]].decode("utf-8")
+            slot = (slot + 1) & self.mask
+        raise KeyError(evidence)
+
+    def close(self) -> None:
+        for view in (self.keys, self.papers, self.offsets):
+            view.release()
+        self.map.close()
 
 
 # -- pass 2: rows -----------------------------------------------------------------------------
@@ -395,10 +490,11 @@ class _Spill:
     """What pass 2 combines per key (a paper's folded properties, claims and sources stated by
     several documents, relationships asserted by several) spilled to disk in PARTITIONS files by
     key, so that each partition is combined on its own: memory holds one partition's share of
-    the corpus, not all of it. Records of one key keep their order."""
+    the corpus, not all of it. Records of one key keep their order. Its files are named
+    (`_spill_path`), so that another process reads them once they are closed."""
 
-    def __init__(self, directory: Path) -> None:
-        self.files = [tempfile.TemporaryFile(dir=directory) for _ in range(PARTITIONS)]  # noqa: SIM115 (closed by close())
+    def __init__(self, directory: Path, name: str) -> None:
+        self.files = [open(_spill_path(directory, name, p), "wb") for p in range(PARTITIONS)]  # noqa: SIM115 (closed by close())
         self.pending: list[list[tuple]] = [[] for _ in range(PARTITIONS)]
 
     def add(self, key: str, record: tuple) -> None:
@@ -412,93 +508,139 @@ class _Spill:
         pickle.dump(self.pending[partition], self.files[partition], protocol=pickle.HIGHEST_PROTOCOL)
         self.pending[partition] = []
 
-    def finish(self) -> None:
-        """Every record on disk, where a worker process reads it."""
+    def close(self) -> None:
+        """Every record on disk."""
         for partition, spill in enumerate(self.files):
             self._flush(partition)
-            spill.flush()
-
-    def records(self, partition: int) -> Iterator[tuple]:
-        """The partition's records in the order they were added; its file is emptied once read."""
-        spill = self.files[partition]
-        spill.seek(0)
-        yield from (record for chunk in _spooled(spill) for record in chunk)
-        spill.truncate(0)
-
-    def close(self) -> None:
-        for spill in self.files:
             spill.close()
 
 
-def _second_pass(
-    documents: Iterator[Assertions],
-    paper_of: dict[Evidence, str],
-    spill: _Spill,
-    evidence_files: list[_Csv],
-    out: Path,
-    summary: ExportSummary,
-    workers: _Workers,
-) -> None:
+def _spill_path(directory: Path, name: str, partition: int) -> Path:
+    return directory / f"{name}.{partition}.spill"
+
+
+def _spilled(directory: Path, names: list[str], partition: int) -> Iterator[tuple]:
+    """A partition's records of the spills `names`, one spill after the other, each in the
+    order its records were added; each file is removed once read."""
+    for name in names:
+        path = _spill_path(directory, name, partition)
+        with open(path, "rb") as spill:
+            yield from (record for chunk in _spooled(spill) for record in chunk)
+        path.unlink()
+
+
+def _ranges(chunk_ends: list[int], count: int) -> list[tuple[int, int]]:
+    """The spool cut at chunk ends into at most `count` contiguous ranges of about equal bytes."""
+    total = chunk_ends[-1] if chunk_ends else 0
+    cuts = [0]
+    for end in chunk_ends:
+        if end > cuts[-1] and end >= total * len(cuts) / count:
+            cuts.append(end)
+    return list(pairwise(cuts))
+
+
+def _second_pass(workers: _Workers, chunk_ends: list[int], evidence_files: list[_Csv], summary: ExportSummary) -> None:
+    shared, out = workers.shared, workers.shared.work.parent
     run_id, now = str(uuid.uuid4()), datetime.now(UTC)
-    with (
-        _Csv.nodes(out, "Document") as document_file,
-        _Csv.relationships(out, "paper_mentions") as paper_mentions,
-        _Csv.relationships(out, "claim_mentions") as claim_mentions,
-        _Csv.relationships(out, "source_mentions") as source_mentions,
-    ):
-        for a in documents:
-            rows, _ = batch_rows([a], paper_of.__getitem__)
-            document = {key: value for key, value in document_row(a).items() if key != "doc_id"}
-            document_file.write(a.doc_id, properties={**document, "run_id": run_id, "ingested_at": now})
-            for paper in rows["write_papers"]:
-                for mention in paper["mentions"]:  # one statement per evidence
-                    statement = {**mention["properties"], **mention["unit"], "precedence": mention["precedence"]}
-                    paper_mentions.write(a.doc_id, paper["paper_id"], properties=statement)
-                    spill.add(paper["paper_id"], ("fold", paper["paper_id"], mention))
-            for row in rows["write_paper_cites"]:
-                _spill_edge(spill, "paper_cites", row["citing"], row["cited"], row["doc_ids"])
-            for row in rows["write_claims"]:
-                spill.add(row["claim_id"], ("node", "Claim", row["claim_id"], row["properties"]))
-                _spill_edge(spill, "makes", row["paper_id"], row["claim_id"], [a.doc_id])
-            for claim_id in dict.fromkeys(row["claim_id"] for row in rows["write_claims"]):
-                claim_mentions.write(a.doc_id, claim_id, properties={})
-            for row in rows["write_sources"]:
-                spill.add(row["source_id"], ("node", "Source", row["source_id"], row["properties"]))
-                source_mentions.write(a.doc_id, row["source_id"], properties={})
-            for row in rows["write_claim_cites"]:
-                _spill_edge(spill, "claim_cites", row["claim_id"], row["source_id"], [a.doc_id])
-            for row in rows["write_checks"]:
-                check = {key: row[key] for key in ("verdict", "confidence", "rationale", "ambiguous")}
-                _spill_edge(spill, "checked_against", row["claim_id"], row["source_id"], [a.doc_id], check)
-                if row["verdict"] == "supported":
-                    _spill_edge(spill, "supports", row["source_id"], row["claim_id"], [a.doc_id])
-            for row in rows["write_refers_to"]:
-                _spill_edge(spill, "refers_to", row["source_id"], row["paper_id"], [a.doc_id])
-    paper_of.clear()  # every document's rows are out: the rest is combined from the spill
-    spill.finish()
+    ranges = _ranges(chunk_ends, workers.processes)
+    documents = _documents_files(out)
+    try:
+        tasks = ((part, start, stop, run_id, now) for part, (start, stop) in enumerate(ranges))
+        for part, rows in enumerate(workers.map(_documents_part, tasks)):
+            _append_parts(shared.work, part, documents, rows)
+    finally:
+        for csv_file in documents.values():
+            csv_file.handle.close()
+    spills = [_IDENTITIES, *(_documents_spill(part) for part in range(len(ranges)))]
     combined = _combined_files(out)
     try:
-        if workers.pool is None:
-            for partition in range(PARTITIONS):
-                _write_partition(spill.records(partition), combined)
-        else:
-            _combine_in_workers(workers, combined)
+        tasks = ((partition, spills) for partition in range(PARTITIONS))
+        for partition, rows in enumerate(workers.map(_combined_part, tasks)):
+            _append_parts(shared.work, partition, combined, rows)
     finally:
-        spill.close()
         for csv_file in combined.values():
             csv_file.handle.close()
-    written = [
-        document_file,
-        paper_mentions,
-        claim_mentions,
-        source_mentions,
-        *evidence_files,
-        *combined.values(),
-    ]
-    counts = {csv.name: csv.rows for csv in written}
+    counts = {csv.name: csv.rows for csv in (*documents.values(), *evidence_files, *combined.values())}
     summary.nodes = {label: counts[node_file(label)] for label in NODES}
     for name, (kind, *_) in RELATIONSHIPS.items():
         summary.relationships[kind] = summary.relationships.get(kind, 0) + counts[name]
+
+
+_IDENTITIES = "identities"  # the spill of each paper's identifiers, written as identity is resolved
+
+
+def _documents_spill(part: int) -> str:
+    return f"documents-{part}"
+
+
+def _documents_files(out: Path, part: int | None = None) -> dict[str, _Csv]:
+    return {
+        "Document": _Csv.nodes(out, "Document", part),
+        **{name: _Csv.relationships(out, name, part) for name in _MENTIONS},
+    }
+
+
+def _append_parts(work: Path, part: int, files: dict[str, _Csv], rows: dict[str, int]) -> None:
+    """Append a task's part file of each CSV to it, in the tasks' order, as one process writes them."""
+    for name, csv_file in files.items():
+        path = work / _Csv.part_name(csv_file.name, part)
+        csv_file.handle.flush()
+        with open(path, "rb") as handle:
+            shutil.copyfileobj(handle, csv_file.handle.buffer)
+        path.unlink()
+        csv_file.rows += rows[name]
+
+
+def _documents_part(shared: _Shared, part: int, start: int, stop: int, run_id: str, now: datetime) -> dict[str, int]:
+    """In a worker process: the rows of the spool's documents from byte `start` to `stop`, in
+    part files and a spill of their own; how many rows each part file holds."""
+    table = _PaperTable(shared.table)
+    spill = _Spill(shared.work, _documents_spill(part))
+    files = _documents_files(shared.work, part)
+    try:
+        with open(shared.spool, "rb") as spool:
+            spool.seek(start)
+            while spool.tell() < stop:
+                _document_rows(pickle.load(spool), table, spill, files, run_id, now)
+    finally:
+        spill.close()
+        table.close()
+        for csv_file in files.values():
+            csv_file.handle.close()
+    return {name: csv_file.rows for name, csv_file in files.items()}
+
+
+def _document_rows(
+    a: Assertions, table: _PaperTable, spill: _Spill, files: dict[str, _Csv], run_id: str, now: datetime
+) -> None:
+    """One document's own rows written, what it states about shared keys spilled."""
+    rows, _ = batch_rows([a], table.paper_of)
+    document = {key: value for key, value in document_row(a).items() if key != "doc_id"}
+    files["Document"].write(a.doc_id, properties={**document, "run_id": run_id, "ingested_at": now})
+    for paper in rows["write_papers"]:
+        for mention in paper["mentions"]:  # one statement per evidence
+            statement = {**mention["properties"], **mention["unit"], "precedence": mention["precedence"]}
+            files["paper_mentions"].write(a.doc_id, paper["paper_id"], properties=statement)
+            spill.add(paper["paper_id"], ("fold", paper["paper_id"], mention))
+    for row in rows["write_paper_cites"]:
+        _spill_edge(spill, "paper_cites", row["citing"], row["cited"], row["doc_ids"])
+    for row in rows["write_claims"]:
+        spill.add(row["claim_id"], ("node", "Claim", row["claim_id"], row["properties"]))
+        _spill_edge(spill, "makes", row["paper_id"], row["claim_id"], [a.doc_id])
+    for claim_id in dict.fromkeys(row["claim_id"] for row in rows["write_claims"]):
+        files["claim_mentions"].write(a.doc_id, claim_id, properties={})
+    for row in rows["write_sources"]:
+        spill.add(row["source_id"], ("node", "Source", row["source_id"], row["properties"]))
+        files["source_mentions"].write(a.doc_id, row["source_id"], properties={})
+    for row in rows["write_claim_cites"]:
+        _spill_edge(spill, "claim_cites", row["claim_id"], row["source_id"], [a.doc_id])
+    for row in rows["write_checks"]:
+        check = {key: row[key] for key in ("verdict", "confidence", "rationale", "ambiguous")}
+        _spill_edge(spill, "checked_against", row["claim_id"], row["source_id"], [a.doc_id], check)
+        if row["verdict"] == "supported":
+            _spill_edge(spill, "supports", row["source_id"], row["claim_id"], [a.doc_id])
+    for row in rows["write_refers_to"]:
+        _spill_edge(spill, "refers_to", row["source_id"], row["paper_id"], [a.doc_id])
 
 
 def _spill_edge(
@@ -514,25 +656,11 @@ def _combined_files(out: Path, part: int | None = None) -> dict[str, _Csv]:
     }
 
 
-def _combine_in_workers(workers: _Workers, combined: dict[str, _Csv]) -> None:
-    """Each partition combined by a worker process into part files of its own, which are
-    appended to the CSVs in partition order, as one process writes them."""
-    tasks = ((partition,) for partition in range(PARTITIONS))
-    for partition, rows in enumerate(workers.map(_combined_part, tasks)):
-        for name, csv_file in combined.items():
-            part = workers.shared.parts / _Csv.part_name(csv_file.name, partition)
-            csv_file.handle.flush()
-            with open(part, "rb") as handle:
-                shutil.copyfileobj(handle, csv_file.handle.buffer)
-            part.unlink()
-            csv_file.rows += rows[name]
-
-
-def _combined_part(shared: _Shared, partition: int) -> dict[str, int]:
+def _combined_part(shared: _Shared, partition: int, spills: list[str]) -> dict[str, int]:
     """In a worker process: one partition's rows in part files; how many rows each holds."""
-    files = _combined_files(shared.parts, partition)
+    files = _combined_files(shared.work, partition)
     try:
-        _write_partition(shared.spill.records(partition), files)
+        _write_partition(_spilled(shared.work, spills, partition), files)
     finally:
         for csv_file in files.values():
             csv_file.handle.close()
