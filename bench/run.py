@@ -274,18 +274,18 @@ class Bench:
 
     def ingest(self, corpus: Path) -> dict[str, Any]:
         load = loadavg()
-        seconds, rss, _, rejected = measured(
+        run = measured(
             [sys.executable, "-m", "paperkg.cli", "ingest", str(corpus), "--quiet", "--batch", str(self.args.batch)],
             self.instance.home,
         )
         counted = self.items()
         return {
-            "seconds": round(seconds, 2),
-            "rejected": rejected,
+            "seconds": round(run.seconds, 2),
+            "rejected": run.rejected,
             "items": counted["total"],
             "counts": counted,
-            "items_per_s": round(counted["total"] / seconds),
-            "peak_rss_mb": rss,
+            "items_per_s": round(counted["total"] / run.seconds),
+            "peak_rss_mb": run.peak_rss_mb,
             "load": load,
         }
 
@@ -303,19 +303,17 @@ class Bench:
             for path in deleted:
                 path.unlink()
             load = loadavg()
-            seconds, rss, _, rejected = measured(
-                [sys.executable, "-m", "paperkg.cli", "sync", str(corpus), "--quiet"], self.instance.home
-            )
+            run = measured([sys.executable, "-m", "paperkg.cli", "sync", str(corpus), "--quiet"], self.instance.home)
         finally:
             for path, data in originals.items():
                 path.write_bytes(data)
         return {
-            "seconds": round(seconds, 2),
+            "seconds": round(run.seconds, 2),
             "edited": len(edited),
             "deleted": len(deleted),
-            "rejected": rejected,
-            "peak_rss_mb": rss,
-            "fraction": round(seconds / first_ingest_seconds, 4),
+            "rejected": run.rejected,
+            "peak_rss_mb": run.peak_rss_mb,
+            "fraction": round(run.seconds / first_ingest_seconds, 4),
             "load": load,
         }
 
@@ -461,10 +459,11 @@ class Bench:
         shutil.rmtree(self.instance.home / "data", ignore_errors=True)
         load = loadavg()
         # neo4j-admin in a process of its own, as `paperkg export --load` runs it: its peak RSS.
-        imported, import_rss, _, _ = measured(
+        importer = measured(
             [sys.executable, str(ROOT / "offline_import.py"), str(self.instance.home), str(directory)],
             self.instance.home,
         )
+        imported, import_rss = importer.seconds, importer.peak_rss_mb
         started = time.perf_counter()
         self.start()
         started_in = time.perf_counter() - started
