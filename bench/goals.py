@@ -96,7 +96,10 @@ def goals(results: dict[str, Any]) -> list[Goal]:
         out.append(Goal(text, f"{total / 60:.1f} min", _status(total <= 30 * 60), row["admin_import"]["load"], command))
         peaks = offline_peaks(row)
         worst = max(peaks.values())
-        words = ", ".join(f"{name} {mb:,.0f} MB" for name, mb in peaks.items())
+        described = {name: f"{mb:,.0f} MB" for name, mb in peaks.items()}
+        if "peak_pss_mb" in row["export"]:  # shown, not judged: the summed RSS is the stricter figure
+            described["export"] += f" (PSS {row['export']['peak_pss_mb']:,.0f} MB)"
+        words = ", ".join(f"{name} {text}" for name, text in described.items())
         out.append(
             Goal(
                 rss_text,
