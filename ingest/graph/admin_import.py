@@ -140,7 +140,7 @@ def export_admin_import(
     with tempfile.TemporaryDirectory(dir=out) as work:
         discovery = discover(paths)
         summary.rejected.extend(result.error for result in discovery.rejected)
-        with _Workers(_Shared(discovery.files, max_bytes, Path(work)), processes) as workers:
+        with _Workers(_Shared(discovery.files, max_bytes, out, Path(work)), processes) as workers:
             evidence, chunk_ends = _first_pass(workers, summary)
             evidence_files = _resolved(evidence, workers.shared)
             _second_pass(workers, chunk_ends, evidence_files, summary)
@@ -228,7 +228,8 @@ class _Shared:
 
     files: Sequence[Path]
     max_bytes: int
-    work: Path  # the export's working directory: every file the processes pass each other
+    out: Path  # the export's directory
+    work: Path  # its working directory: every file the processes pass each other
 
     @property
     def spool(self) -> Path:
@@ -363,8 +364,10 @@ def _resolved(evidence: set[Evidence], shared: _Shared) -> list[_Csv]:
     works = works_of(evidence)
     del evidence  # the resolver holds it until it has indexed it
     spill = _Spill(shared.work, _IDENTITIES)
-    out = shared.work.parent
-    with _Csv.nodes(out, "Evidence") as evidence_file, _Csv.relationships(out, "evidence_of") as evidence_of:
+    with (
+        _Csv.nodes(shared.out, "Evidence") as evidence_file,
+        _Csv.relationships(shared.out, "evidence_of") as evidence_of,
+    ):
         for work in works:
             identity = {
                 "arxiv_id": work.arxiv_id,
@@ -393,7 +396,8 @@ def _resolved(evidence: set[Evidence], shared: _Shared) -> list[_Csv]:
     return [evidence_file, evidence_of]
 
 
-# Evidence keys are 16 hex digits of a digest: their low bits are a slot, as they are.
+# A slot of the paper table that holds no evidence. (Evidence keys are 16 hex digits of a
+# digest: their low bits spread over the slots as they are.)
 _EMPTY = 0xFFFFFFFF
 
 
@@ -540,10 +544,10 @@ def _ranges(chunk_ends: list[int], count: int) -> list[tuple[int, int]]:
 
 
 def _second_pass(workers: _Workers, chunk_ends: list[int], evidence_files: list[_Csv], summary: ExportSummary) -> None:
-    shared, out = workers.shared, workers.shared.work.parent
+    shared = workers.shared
     run_id, now = str(uuid.uuid4()), datetime.now(UTC)
     ranges = _ranges(chunk_ends, workers.processes)
-    documents = _documents_files(out)
+    documents = _documents_files(shared.out)
     try:
         tasks = ((part, start, stop, run_id, now) for part, (start, stop) in enumerate(ranges))
         for part, rows in enumerate(workers.map(_documents_part, tasks)):
@@ -552,7 +556,7 @@ def _second_pass(workers: _Workers, chunk_ends: list[int], evidence_files: list[
         for csv_file in documents.values():
             csv_file.handle.close()
     spills = [_IDENTITIES, *(_documents_spill(part) for part in range(len(ranges)))]
-    combined = _combined_files(out)
+    combined = _combined_files(shared.out)
     try:
         tasks = ((partition, spills) for partition in range(PARTITIONS))
         for partition, rows in enumerate(workers.map(_combined_part, tasks)):
