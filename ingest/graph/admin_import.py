@@ -141,8 +141,10 @@ def export_admin_import(
         discovery = discover(paths)
         summary.rejected.extend(result.error for result in discovery.rejected)
         with _Workers(_Shared(discovery.files, max_bytes, out, Path(work)), processes) as workers:
-            evidence, chunk_ends = _first_pass(workers, summary)
-            evidence_files = _resolved(evidence, workers.shared)
+            chunk_ends: list[int] = []
+            # The evidence goes straight to the resolver, which lets it go once it has indexed
+            # it: held here, it would stay in memory through the second pass.
+            evidence_files = _resolved(_first_pass(workers, summary, chunk_ends), workers.shared)
             _second_pass(workers, chunk_ends, evidence_files, summary)
     # An argument file for `neo4j-admin @import.args`: one argument per line, quoted (paths may hold spaces).
     lines = ['"' + argument.replace("\\", "\\\\").replace('"', '\\"') + '"' for argument in import_arguments(out)]
@@ -298,10 +300,10 @@ def _run(function: Callable[..., Any], task: tuple) -> Any:
 # -- pass 1: parse, file mentions, spool ----------------------------------------------------
 
 
-def _first_pass(workers: _Workers, summary: ExportSummary) -> tuple[set[Evidence], list[int]]:
-    """The corpus's distinct evidence, and the spool's offset at the end of each chunk."""
+def _first_pass(workers: _Workers, summary: ExportSummary, chunk_ends: list[int]) -> set[Evidence]:
+    """The corpus's distinct evidence; the spool's offset at the end of each chunk is appended
+    to `chunk_ends`."""
     evidence: set[Evidence] = set()
-    chunk_ends: list[int] = []
     count = len(workers.shared.files)
     chunks = ((start, min(start + CHUNK_DOCUMENTS, count)) for start in range(0, count, CHUNK_DOCUMENTS))
     with open(workers.shared.spool, "wb") as spool:
@@ -316,7 +318,7 @@ def _first_pass(workers: _Workers, summary: ExportSummary) -> tuple[set[Evidence
             spool.write(spooled)
             chunk_ends.append(spool.tell())
             summary.documents += documents
-    return evidence, chunk_ends
+    return evidence
 
 
 def _parsed(shared: _Shared, start: int, stop: int) -> tuple[list[str], list[Evidence], int, bytes]:
