@@ -900,8 +900,8 @@ def offline_line(r: dict[str, Any]) -> str:
     importer = f", peak RSS {a['import_peak_rss_mb']} MB" if "import_peak_rss_mb" in a else ""
     return (
         f"offline path at {r['papers']:,} papers: export {a['export_seconds']} s "
-        f"(peak RSS {r['export']['peak_rss_mb']} MB{_pss_of(r['export'])}, load {r['export']['load']}), neo4j-admin import "
-        f"{a['import_seconds']} s ({a['items_per_s_import']:,} items/s{importer}), start {a['start_seconds']} s, "
+        f"(peak RSS {r['export']['peak_rss_mb']} MB{_pss_of(r['export'])}, load {r['export']['load']}), "
+        f"neo4j-admin import {a['import_seconds']} s ({a['items_per_s_import']:,} items/s{importer}), start {a['start_seconds']} s, "
         f"schema + lists {a['schema_and_lists_seconds']} s: {a['total_seconds']} s end to end "
         f"({a['items_per_s_end_to_end']:,} items/s; {a['items']:,} items; load {a['load']})"
     )

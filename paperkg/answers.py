@@ -7,8 +7,8 @@ query while it is current. Every transaction that changes what the documents ass
 the answers outdated in that same transaction (`outdate_answers` in ingest/graph/write.py),
 so an answer is never read after a change it has not seen; an outdated answer's query runs
 itself. An ingestion run computes the outdated answers again before it lets go of the
-ingestion lock (`refresh`), so after `paperkg sync` they are current. The answer is the query's own rows, as JSON: reading it
-gives what running the query gives.
+ingestion lock (`refresh`), so after `paperkg sync` they are current. The answer is the
+query's own rows, as JSON: reading it gives what running the query gives.
 """
 
 from __future__ import annotations

@@ -2,9 +2,10 @@
 
 Inside the transaction: mark the stored answers outdated (paperkg.answers), retract the
 documents the batch replaces, resolve paper identity (`identity.resolve` over the evidence the
-batch brings and the evidence in the graph that it meets), reshape the nodes whose works changed (merged, split or re-keyed), then write rows
-with `UNWIND $rows ... MERGE` on constrained keys. The driver retries the whole function
-on transient errors, so it only reads what it writes in the same transaction.
+batch brings and the evidence in the graph that it meets), reshape the nodes whose works
+changed (merged, split or re-keyed), then write rows with `UNWIND $rows ... MERGE` on
+constrained keys. The driver retries the whole function on transient errors, so it only reads
+what it writes in the same transaction.
 """
 
 from __future__ import annotations
