@@ -139,6 +139,8 @@ def goals(results: dict[str, Any]) -> list[Goal]:
         figure = f"slowest {slowest} {timings[slowest]['p95_ms']:,} ms"
         if over:
             figure += f"; over: {', '.join(f'{name} {ms:,} ms' for name, ms in over.items())}"
+        if mode == "per_paper" and "warm" in row["queries"]:
+            figure += f"; page cache warmed in {row['queries']['warm']['seconds']:,} s"
         if mode == "corpus_wide" and "precompute" in row["queries"]:
             figure += f"; answers precomputed in {row['queries']['precompute']['seconds']:,} s"
         out.append(Goal(text, figure, _status(not over), row["queries"]["load"], command))

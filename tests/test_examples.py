@@ -136,3 +136,27 @@ def test_the_pages_hold_every_claim_status_and_works_miscited_by_several_papers(
     miscited = graph.query("miscited_works")
     assert [(row["arxiv_id"], row["papers"]) for row in miscited[:2]] == [(E, 3), (A, 2)]
     assert {row["arxiv_id"] for row in graph.query("claims_citing", paper=E)} == {G, K, Q}
+
+
+def test_warm_reads_each_part_of_the_graph_that_the_library_queries_read(graph):
+    stats = graph.stats()
+    counted = graph.cypher(
+        "RETURN COUNT { (:Paper)-[:CITES]->() } AS citations, COUNT { (:ChangeSet) } AS change_sets, "
+        "COUNT { MATCH (p:Paper) WHERE p.arxiv_id IS NOT NULL } AS arxiv_ids"
+    )[0]
+    parts = graph.warm()
+    assert {part["part"]: part["records"] for part in parts} == {
+        "papers": stats["nodes"]["Paper"],
+        "arXiv ids": counted["arxiv_ids"],
+        "citations": counted["citations"],
+        "claims": stats["nodes"]["Claim"],
+        "checks": stats["relationships"]["CHECKED_AGAINST"],
+        "supports": stats["relationships"]["SUPPORTS"],
+        "sources": stats["nodes"]["Source"],
+        "sources matched to works": stats["relationships"]["REFERS_TO"],
+        "change sets": counted["change_sets"],
+    }
+    assert all(part["records"] > 0 and part["seconds"] > 0 for part in parts)
+    # Each paper holds at least its key and title, each claim its key, text and status.
+    properties = {part["part"]: part["properties"] for part in parts}
+    assert properties["papers"] >= 2 * stats["nodes"]["Paper"] and properties["claims"] >= 3 * stats["nodes"]["Claim"]
