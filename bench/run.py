@@ -341,7 +341,7 @@ class Bench:
         rng = random.Random(self.args.seed)
         with self.kb() as kb:
             # As a user of a large graph would after a start: `paperkg warm`, so the timed calls
-            # do not read from disk what a server in service holds in its page cache.
+            # do not wait for pages that a server in service holds in its page cache.
             warmed = kb.warm()
             warm = {"seconds": round(sum(part["seconds"] for part in warmed), 2)}
             warm["parts"] = {part["part"]: round(part["seconds"], 2) for part in warmed}

@@ -286,7 +286,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     print(summary.describe())
     if args.load:
         load(Instance(), summary.directory)
-        print(f"imported into the managed server in {Instance().home}")
+        print(
+            f"imported into the managed server in {Instance().home}; for a large graph, "
+            "`paperkg precompute` stores the slow answers and `paperkg warm` fills the page cache"
+        )
     else:
         print(
             f"to import: --load (the managed server), or for another Neo4j, stopped: "
