@@ -3,9 +3,9 @@
 // properties and its two id indexes, the citations between papers, the claims with their
 // properties, the checks and supports between claims and sources, the sources with the works
 // they refer to, and the stored change sets. Neo4j Community has no warm-up of its own: after a
-// start, each page is read from disk by the first query that needs it. Each statement names its
-// part, the records it read and the property values among them. The MENTIONS (the provenance
-// `identity` reads) are left out: they are the largest part of the store and one query reads them.
+// start, the first query that needs a page waits while it is read from the store's files. Each
+// statement names its part, the records it read and the property values among them. The
+// MENTIONS are left out: they are the largest part of the store, and only `identity` reads them.
 MATCH (p:Paper) WHERE p.paper_id IS NOT NULL
 RETURN 'papers' AS part, count(*) AS records, sum(size(keys(properties(p)))) AS properties;
 MATCH (p:Paper) WHERE p.arxiv_id IS NOT NULL
