@@ -33,6 +33,7 @@ from paperkg.answers import refresh as refresh_answers
 from paperkg.cypher_files import statement
 from paperkg.db import ConnectionFailed, KnowledgeBase, first_line, log
 from paperkg.ingest import ParseError, parse_bytes
+from paperkg.ingest.files import FileHashes, cache_path, read_regular_file
 from paperkg.ingest.graph.changes import ChangeLog
 from paperkg.ingest.graph.rows import Assertions, assertions_of
 from paperkg.ingest.graph.write import (
@@ -77,6 +78,9 @@ class RunReport:
     answers_refreshed: list[str] = field(default_factory=list)
     answers_seconds: float = 0.0  # what computing them took, the run's share of its time
     answers_error: str | None = None  # why they were not, when the server failed to compute one
+    # The unchanged documents whose files were not read: their stat was what it was when they
+    # were last read (paperkg.ingest.files).
+    unchanged_not_read: int = 0
 
     @property
     def totals(self) -> dict[str, int]:
@@ -100,6 +104,7 @@ class RunReport:
             "started_at": self.started_at,
             "ended_at": self.ended_at,
             "totals": self.totals,
+            "unchanged_not_read": self.unchanged_not_read,
             "graph_change": self.graph_change,
             "rows_written": self.rows_written,
             "identity": {"merged": self.identity["merged"], "split": self.identity["split"]},
@@ -307,6 +312,7 @@ def ingest_paths(
     prune: bool = False,
     follow_links: bool = False,
     record_changes: bool = True,
+    checksum: bool = False,
 ) -> RunReport:
     """Ingest files and directories; returns the run's report (also recorded as an IngestRun node).
 
@@ -314,6 +320,8 @@ def ingest_paths(
     ``prune``, documents once ingested from below the given directories whose files are gone
     are retracted: what only they asserted leaves the graph. ``follow_links``: see discover.
     ``record_changes``: store each transaction's change set with it (`paperkg changes`).
+    ``checksum``: read and hash every file, even those whose size and times say they are what
+    they were when last read (paperkg.ingest.files).
     """
     paths = [Path(path) for path in paths]
     discovery = discover(paths, follow_links=follow_links)
@@ -323,7 +331,7 @@ def ingest_paths(
             "the graph was written by an earlier paperkg, which kept no Evidence of paper "
             "identity: run `paperkg reset --yes`, then ingest the documents again"
         )
-    with IngestLock(kb, wait=lock_wait) as lock:
+    with IngestLock(kb, wait=lock_wait) as lock, FileHashes(cache_path(), checksum) as hashes:
         report = RunReport(run_id=str(uuid.uuid4()), started_at=_now(), documents=DocumentResults(discovery.rejected))
         changes = None
         if record_changes:
@@ -334,7 +342,9 @@ def ingest_paths(
                 whole=kb.read("graph_without_history")[0]["whole"],
             )
         try:
-            return _run(kb, paths, discovery, report, lock, progress, docs_per_transaction, max_bytes, prune, changes)
+            return _run(
+                kb, paths, discovery, report, lock, progress, docs_per_transaction, max_bytes, prune, changes, hashes
+            )
         except Exception as exc:
             _record_failure(kb, report, exc)
             raise
@@ -351,13 +361,20 @@ def _run(
     max_bytes: int,
     prune: bool,
     changes: ChangeLog | None,
+    hashes: FileHashes,
 ) -> RunReport:
     before = kb.stats()
     found = _Found()
-    _ingest_files(kb, discovery.files, report, lock, progress, docs_per_transaction, max_bytes, found, changes)
+    _ingest_files(kb, discovery.files, report, lock, progress, docs_per_transaction, max_bytes, found, hashes, changes)
+    report.unchanged_not_read = found.not_read
     stale = {doc_id for doc_id in found.replaced if doc_id not in found.seen}
     if prune:
-        gone = _gone(kb, [path.resolve() for path in paths if path.is_dir()], discovery, found, report)
+        directories = [path.resolve() for path in paths if path.is_dir()]
+        present = set(discovery.files.names())
+        for directory in directories:
+            if directory not in discovery.unlisted:
+                hashes.forget_missing(directory, present)
+        gone = _gone(kb, directories, discovery, found, report)
         report.documents.extend(
             DocumentResult(path, "retracted", doc_id=doc_id) for doc_id, path in sorted(gone.items())
         )
@@ -471,6 +488,7 @@ class _Found:
     seen: DocIds = field(default_factory=DocIds)  # the files read (new, changed, unchanged)
     replaced: set[str] = field(default_factory=set)  # documents last ingested from a path that now holds another
     moved: dict[str, str] = field(default_factory=dict)  # doc_id → the path it lies at now
+    not_read: int = 0  # unchanged documents known by their files' stat alone (paperkg.ingest.files)
 
 
 def _at_paths(kb: KnowledgeBase, paths: Sequence[str]) -> list[list[Any]]:
@@ -562,12 +580,13 @@ def _ingest_files(
     docs_per_transaction: int,
     max_bytes: int,
     found: _Found,
+    hashes: FileHashes,
     changes: ChangeLog | None = None,
 ) -> None:
     bar = tqdm(total=len(files), unit="doc", desc="ingest", disable=not progress, file=sys.stderr)
     try:
         with _collected_per_batch() as collect:
-            for results, batch in _read_batches(kb, files, max_bytes, docs_per_transaction, found):
+            for results, batch in _read_batches(kb, files, max_bytes, docs_per_transaction, found, hashes):
                 _write(kb, batch, _by_path(results), report, changes)
                 report.documents.extend(results)  # once written: a result is final when added
                 collect()
@@ -608,14 +627,20 @@ def _collected_per_batch() -> Iterator[Callable[[], None]]:
 
 
 def _read_batches(
-    kb: KnowledgeBase, files: Sequence[Path], max_bytes: int, docs_per_transaction: int, found: _Found
+    kb: KnowledgeBase,
+    files: Sequence[Path],
+    max_bytes: int,
+    docs_per_transaction: int,
+    found: _Found,
+    hashes: FileHashes,
 ) -> Iterator[tuple[list[DocumentResult], Batch]]:
     """read_document for each file, in order, in batches prepared for writing (with the
     results of the documents read for them: those that need no write may come before those of
     documents read earlier that wait for their batch), by a thread that stays one batch ahead: the
     next batch is parsed and prepared while the server writes this one (the driver releases
     the GIL while it waits), and no more than two batches are in memory. The documents last read
-    from the files' paths are looked up by a third thread while the reader hashes the files."""
+    from the files' paths are looked up by a third thread while the reader hashes the files
+    (or takes their hashes from `hashes`)."""
     done = object()
     queue: Queue = Queue()
     room = threading.Semaphore(1)  # taken to read a batch, given back when the batch is taken
@@ -637,8 +662,8 @@ def _read_batches(
                 return
             for part in chunks(files, HASH_LOOKUP_BATCH):
                 at_paths = lookups.submit(_at_paths, kb, [str(path) for path in part])  # while hashing
-                digests = [_file_digest(path, max_bytes) for path in part]
-                rows = _known(kb, [d for d in digests if d], at_paths.result())
+                digests = hashes.digests(part, max_bytes)
+                rows = _known(kb, [d.sha256 for d in digests if d.sha256], at_paths.result())
                 known = {doc_id: path for doc_id, path, _ in rows}
                 held = {}  # path → the documents last ingested from it
                 for doc_id, path, _ in rows:
@@ -647,9 +672,10 @@ def _read_batches(
                     if stop.is_set():
                         return
                     result, assertions = read_document(
-                        path, max_bytes, known.keys() if digest else set(), str(path) in held, digest
+                        path, max_bytes, known.keys() if digest.sha256 else set(), str(path) in held, digest.sha256
                     )
                     results.append(result)
+                    found.not_read += digest.cached and result.status == "unchanged"
                     if result.doc_id and result.status != "rejected":
                         found.seen.add(result.doc_id)
                         found.replaced |= held.get(str(path), set()) - {result.doc_id}
@@ -694,14 +720,6 @@ def _read_batches(
         lookups.shutdown()
 
 
-def _file_digest(path: Path, max_bytes: int) -> str | None:
-    """The SHA-256 of a file's content (None when read_document will reject it)."""
-    try:
-        return hashlib.sha256(read_regular_file(path, max_bytes)).hexdigest()
-    except (OSError, ParseError):
-        return None
-
-
 def read_document(
     path: Path,
     max_bytes: int,
@@ -735,27 +753,6 @@ def read_document(
     except Exception as exc:  # a defect the parser or the mapping did not foresee
         return _rejected(name, f"not mapped to the graph: {_internal(exc)}"), None
     return DocumentResult(name, status, doc_id=doc_id, warnings=len(document.warnings)), assertions
-
-
-def read_regular_file(path: Path, max_bytes: int) -> bytes:
-    """The bytes of a regular file, at most `max_bytes`. Opened without blocking, so that a FIFO
-    or device put in a document's place is rejected instead of waited on; a file that changes
-    while it is read is rejected too (the next run reads it again)."""
-    name = str(path)
-    if not stat.S_ISREG(os.stat(path).st_mode):
-        raise ParseError(name, None, "not a regular file: only regular files are read")
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
-    with open(fd, "rb", buffering=0) as handle:
-        before = os.fstat(fd)
-        if not stat.S_ISREG(before.st_mode):
-            raise ParseError(name, None, "not a regular file: only regular files are read")
-        if before.st_size > max_bytes:
-            raise ParseError(name, None, f"document is {before.st_size:,} bytes, over the limit of {max_bytes:,}")
-        data = handle.read(before.st_size + 1)  # one byte more shows a file that grew
-        after = os.fstat(fd)
-    if len(data) != before.st_size or (after.st_size, after.st_mtime_ns) != (before.st_size, before.st_mtime_ns):
-        raise ParseError(name, None, "changed while being read: it is read again on the next run")
-    return data
 
 
 def _internal(exc: Exception) -> str:

@@ -147,6 +147,7 @@ def _run_ingestion(args: argparse.Namespace, run: Callable, target) -> int:
                 max_bytes=args.max_bytes,
                 follow_links=args.follow_links,
                 record_changes=not args.no_changes,
+                checksum=args.checksum,
             )
     except (FileNotFoundError, GraphOutdated) as exc:
         raise CommandError(str(exc)) from None
@@ -188,6 +189,11 @@ def _summary(report) -> str:
     landed = "; ".join(
         part for part in (nodes and f"nodes {nodes}", relationships and f"relationships {relationships}") if part
     )
+    if report.unchanged_not_read:
+        lines.append(
+            f"{report.unchanged_not_read:,} unchanged files not read: their size and times are those they "
+            "had when last read (--checksum reads them)"
+        )
     lines.append(f"graph: {landed or 'unchanged'}")
     if report.identity["merged"] or report.identity["split"]:
         lines.append(
@@ -679,6 +685,12 @@ def build_parser() -> argparse.ArgumentParser:
             "--no-changes",
             action="store_true",
             help="do not store the run's change set (`paperkg changes` will not show this run)",
+        )
+        sub.add_argument(
+            "--checksum",
+            action="store_true",
+            help="read and hash every file (default: a file whose size and times are those it had when "
+            "last read is taken to be unchanged, unread)",
         )
 
     runs = command(

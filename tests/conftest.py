@@ -38,6 +38,15 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def cache_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """XDG_CACHE_HOME for the session: runs record their files' hashes here, never in the user's cache."""
+    home = tmp_path_factory.mktemp("cache-home")
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("XDG_CACHE_HOME", str(home))
+        yield home
+
+
 @pytest.fixture(scope="session")
 def neo4j_instance(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Instance]:
     """A managed Neo4j started by the suite in a temporary home; PAPERKG_HOME points at it."""
