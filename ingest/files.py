@@ -87,19 +87,18 @@ class _Stat(NamedTuple):
 
 
 class FileHashes:
-    """The content hash of each file, from the cache when its stat allows (see the module's
-    doc), else read and recorded. `path=None`, or a cache that cannot be opened, reads every
-    file; so does `checksum`, which still records what it reads."""
+    """The content hash of each file, from the cache at `path` when the file's stat allows (see
+    the module's doc), else read and recorded. A cache that cannot be opened reads every file;
+    so does `checksum`, which still records what it reads."""
 
-    def __init__(self, path: Path | None, checksum: bool = False) -> None:
+    def __init__(self, path: Path, checksum: bool = False) -> None:
         self.checksum = checksum
         self.path = path
         self._db: sqlite3.Connection | None = None
-        if path is not None:
-            try:
-                self._db = _open(path)
-            except (OSError, sqlite3.Error) as exc:
-                log.warning(f"the file-hash cache {path} cannot be used ({exc}): every file is read")
+        try:
+            self._db = _open(path)
+        except (OSError, sqlite3.Error) as exc:
+            log.warning(f"the file-hash cache {path} cannot be used ({exc}): every file is read")
 
     def digests(self, paths: Sequence[str | os.PathLike], max_bytes: int) -> list[Digest]:
         """Each file's Digest, in order; one cache lookup and one commit for all of them."""
@@ -203,9 +202,10 @@ def _trusted(entry: tuple[_Stat, bytes, int], found: os.stat_result, max_bytes: 
 
 def _open(path: Path) -> sqlite3.Connection:
     """The cache's database, made when missing; one of another FORMAT is emptied first. Used by
-    one thread at a time: the run's reading thread, then the run's own."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    db = sqlite3.connect(path, timeout=BUSY_SECONDS, check_same_thread=False, isolation_level="DEFERRED")
+    one thread at a time: the run's reading thread, then the run's own. Its directory is the
+    user's alone, as the managed server's home is: it names every file read."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    db = sqlite3.connect(path, timeout=BUSY_SECONDS, check_same_thread=False)
     try:
         if db.execute("PRAGMA user_version").fetchone()[0] != FORMAT:
             with db:

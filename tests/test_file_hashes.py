@@ -39,9 +39,11 @@ def written(path: Path, data: bytes) -> Path:
     return path
 
 
-def test_the_cache_lives_in_the_users_cache_directory(monkeypatch, tmp_path):
+def test_the_cache_lives_in_the_users_cache_directory_readable_by_the_user_alone(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert cache_path() == tmp_path / "xdg" / "paperkg" / "file-hashes.sqlite3"
+    with FileHashes(cache_path()):
+        assert (tmp_path / "xdg" / "paperkg").stat().st_mode & 0o777 == 0o700
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert cache_path() == tmp_path / "home" / ".cache" / "paperkg" / "file-hashes.sqlite3"
