@@ -48,6 +48,22 @@ def read_regular_file(path: str | os.PathLike, max_bytes: int) -> bytes:
     return _read_with_stat(path, max_bytes)[0]
 
 
+class Read(NamedTuple):
+    """A file as read: its bytes, their SHA-256 (hex), and the cache's row for it."""
+
+    data: bytes
+    sha256: str
+    row: tuple
+
+    @classmethod
+    def of(cls, path: str | os.PathLike, max_bytes: int) -> Read:
+        """read_regular_file, hashed, with the file's stat and the moment its read began."""
+        began = time.time_ns()
+        data, found = _read_with_stat(path, max_bytes)
+        digest = hashlib.sha256(data)
+        return cls(data, digest.hexdigest(), (os.fspath(path), *_Stat.of(found), began, digest.digest()))
+
+
 def _read_with_stat(path: str | os.PathLike, max_bytes: int) -> tuple[bytes, os.stat_result]:
     name = str(path)
     if not stat.S_ISREG(os.stat(path).st_mode):
@@ -115,16 +131,14 @@ class FileHashes:
                 if found is not None and _trusted(entry, found, max_bytes):
                     digests.append(Digest(entry[1].hex(), True))
                     continue
-            began = time.time_ns()
             try:
-                data, found = _read_with_stat(name, max_bytes)
+                read = Read.of(name, max_bytes)
             except (OSError, ParseError):
                 digests.append(Digest(None, False))
                 continue
-            sha256 = hashlib.sha256(data)
-            digests.append(Digest(sha256.hexdigest(), False))
-            recorded.append((name, *_Stat.of(found), began, sha256.digest()))
-        self._record(recorded)
+            digests.append(Digest(read.sha256, False))
+            recorded.append(read.row)
+        self.record(recorded)
         return digests
 
     def forget_missing(self, directory: str | os.PathLike, present: set[str]) -> int:
@@ -170,7 +184,8 @@ class FileHashes:
             return {}
         return {row[0]: (_Stat(*row[1:6]), row[6], row[7]) for row in rows}
 
-    def _record(self, rows: list[tuple]) -> None:
+    def record(self, rows: list[tuple]) -> None:
+        """Keep the rows of files read (`Read.row`), in one transaction."""
         if self._db is None or not rows:
             return
         try:

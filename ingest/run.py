@@ -8,7 +8,6 @@ A document that fails to parse or to write is rejected alone; the others still l
 from __future__ import annotations
 
 import gc
-import hashlib
 import os
 import stat
 import sys
@@ -33,7 +32,7 @@ from paperkg.answers import refresh as refresh_answers
 from paperkg.cypher_files import statement
 from paperkg.db import ConnectionFailed, KnowledgeBase, first_line, log
 from paperkg.ingest import ParseError, parse_bytes
-from paperkg.ingest.files import FileHashes, cache_path, read_regular_file
+from paperkg.ingest.files import FileHashes, Read, cache_path
 from paperkg.ingest.graph.changes import ChangeLog
 from paperkg.ingest.graph.rows import Assertions, assertions_of
 from paperkg.ingest.graph.write import (
@@ -726,22 +725,26 @@ def read_document(
     known: AbstractSet[str] = frozenset(),
     replacing: bool = False,
     digest: str | None = None,
+    read_files: list[tuple] | None = None,
 ) -> tuple[DocumentResult, Assertions | None]:
     """Read, hash and parse one file: its result, and what it asserts unless it is unchanged
     (its content hash is a `known` document, wherever that lay) or rejected. `replacing`: the
     path held another document before (the result is "changed"). `digest`: the file's content
-    hash, just read: a known one is not read again. Whatever goes wrong rejects this document
-    alone."""
+    hash, just read: a known one is not read again. `read_files`: where to append the file's row
+    for the file-hash cache (FileHashes.record), once read. Whatever goes wrong rejects this
+    document alone."""
     name = str(path)
     if digest is not None and digest in known:
         return DocumentResult(name, "unchanged", doc_id=digest), None
     try:
-        data = read_regular_file(path, max_bytes)
+        read = Read.of(path, max_bytes)
     except OSError as exc:
         return _rejected(name, f"cannot read: {exc.strerror}"), None
     except ParseError as exc:
         return _rejected(name, exc.reason, exc.line), None
-    doc_id = hashlib.sha256(data).hexdigest()
+    data, doc_id = read.data, read.sha256
+    if read_files is not None:
+        read_files.append(read.row)
     if doc_id in known:
         return DocumentResult(name, "unchanged", doc_id=doc_id), None
     status = "changed" if replacing else "new"

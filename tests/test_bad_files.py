@@ -15,7 +15,8 @@ import pytest
 
 from paperkg.cli import main
 from paperkg.ingest import ParseError
-from paperkg.ingest.run import MAX_DOCUMENT_BYTES, discover, read_document, read_regular_file, sync_directory
+from paperkg.ingest.files import read_regular_file
+from paperkg.ingest.run import MAX_DOCUMENT_BYTES, discover, read_document, sync_directory
 
 from procs import run
 from seeds import FIXTURES

@@ -58,6 +58,7 @@ from typing import IO, Any
 
 from paperkg.cypher_files import statements
 from paperkg.db import KnowledgeBase, connect
+from paperkg.ingest.files import FileHashes, cache_path
 from paperkg.ingest.graph.contract import NODES, RELATIONSHIPS
 from paperkg.ingest.graph.identity import Evidence, works_of
 from paperkg.ingest.graph.import_run import record_import
@@ -127,7 +128,9 @@ def export_admin_import(
     processes: int | None = None,
 ) -> ExportSummary:
     """Write the graph of the documents under `paths` as importer CSVs (and `import.args`) in
-    `directory`, in `processes` processes (default: one per CPU; 1: all in this one)."""
+    `directory`, in `processes` processes (default: one per CPU; 1: all in this one). The files
+    read are recorded in the file-hash cache (paperkg.ingest.files), so that the first sync
+    after the import need not read them again."""
     if processes is None:
         processes = os.cpu_count() or 1
     if processes < 1:
@@ -137,14 +140,14 @@ def export_admin_import(
     summary = ExportSummary(out)
     # The working directory (spool, paper table, spills, part files) outlives the workers, so
     # that none writes there as it is removed.
-    with tempfile.TemporaryDirectory(dir=out) as work:
+    with tempfile.TemporaryDirectory(dir=out) as work, FileHashes(cache_path()) as hashes:
         discovery = discover(paths)
         summary.rejected.extend(result.error for result in discovery.rejected)
         with _Workers(_Shared(discovery.files, max_bytes, out, Path(work)), processes) as workers:
             chunk_ends: list[int] = []
             # The evidence goes straight to the resolver, which lets it go once it has indexed
             # it: held here, it would stay in memory through the second pass.
-            evidence_files = _resolved(_first_pass(workers, summary, chunk_ends), workers.shared)
+            evidence_files = _resolved(_first_pass(workers, summary, chunk_ends, hashes), workers.shared)
             _second_pass(workers, chunk_ends, evidence_files, summary)
     # An argument file for `neo4j-admin @import.args`: one argument per line, quoted (paths may hold spaces).
     lines = ['"' + argument.replace("\\", "\\\\").replace('"', '\\"') + '"' for argument in import_arguments(out)]
@@ -300,15 +303,16 @@ def _run(function: Callable[..., Any], task: tuple) -> Any:
 # -- pass 1: parse, file mentions, spool ----------------------------------------------------
 
 
-def _first_pass(workers: _Workers, summary: ExportSummary, chunk_ends: list[int]) -> set[Evidence]:
+def _first_pass(workers: _Workers, summary: ExportSummary, chunk_ends: list[int], hashes: FileHashes) -> set[Evidence]:
     """The corpus's distinct evidence; the spool's offset at the end of each chunk is appended
-    to `chunk_ends`."""
+    to `chunk_ends`, and the files read are recorded in `hashes`."""
     evidence: set[Evidence] = set()
     count = len(workers.shared.files)
     chunks = ((start, min(start + CHUNK_DOCUMENTS, count)) for start in range(0, count, CHUNK_DOCUMENTS))
     with open(workers.shared.spool, "wb") as spool:
-        for rejected, found, documents, spooled in workers.map(_parsed, chunks):
+        for rejected, found, documents, spooled, read_files in workers.map(_parsed, chunks):
             summary.rejected.extend(rejected)
+            hashes.record(read_files)
             # In the order first found, as one process reading the documents in order adds them,
             # so that the set and the works resolved from it are the same.
             for e in found:
@@ -321,22 +325,24 @@ def _first_pass(workers: _Workers, summary: ExportSummary, chunk_ends: list[int]
     return evidence
 
 
-def _parsed(shared: _Shared, start: int, stop: int) -> tuple[list[str], list[Evidence], int, bytes]:
+def _parsed(shared: _Shared, start: int, stop: int) -> tuple[list[str], list[Evidence], int, bytes, list[tuple]]:
     """The documents `files[start:stop]`: their rejections, their distinct evidence in the
-    order first found, how many were read, and those pickled one after another for the spool."""
+    order first found, how many were read, those pickled one after another for the spool, and
+    the file-hash cache's rows of the files read."""
     rejected: list[str] = []
+    read_files: list[tuple] = []
     evidence: dict[Evidence, None] = {}
     spooled = io.BytesIO()
     documents = 0
     for index in range(start, stop):
-        result, assertions = read_document(shared.files[index], shared.max_bytes)
+        result, assertions = read_document(shared.files[index], shared.max_bytes, read_files=read_files)
         if assertions is None:
             rejected.append(result.error or result.path)
             continue
         evidence.update((unit.evidence, None) for unit in assertions.units)
         pickle.dump(assertions, spooled, protocol=pickle.HIGHEST_PROTOCOL)
         documents += 1
-    return rejected, list(evidence), documents, spooled.getvalue()
+    return rejected, list(evidence), documents, spooled.getvalue(), read_files
 
 
 def _fields(e: Evidence) -> tuple[Any, ...]:
