@@ -141,11 +141,11 @@ class FileHashes:
         self.record(recorded)
         return digests
 
-    def forget_missing(self, directory: str | os.PathLike, present: set[str]) -> int:
+    def forget_missing(self, directory: str | os.PathLike, present: set[str]) -> None:
         """Drop the entries of files below `directory` that are not in `present` (a sync's
         listing of it): the cache holds the files there are, not every file there was."""
         if self._db is None:
-            return 0
+            return
         prefix = f"{os.fspath(directory).rstrip(os.sep)}{os.sep}"
         try:
             rows = self._db.execute(
@@ -154,10 +154,8 @@ class FileHashes:
             gone = [(path,) for (path,) in rows if path not in present]
             with self._db:
                 self._db.executemany("DELETE FROM files WHERE path = ?", gone)
-            return len(gone)
         except sqlite3.Error as exc:
             self._failed(exc)
-            return 0
 
     def close(self) -> None:
         if self._db is not None:
