@@ -41,13 +41,6 @@ def cache_path() -> Path:
     return Path(cache_home) / "paperkg" / FILE_NAME
 
 
-def read_regular_file(path: str | os.PathLike, max_bytes: int) -> bytes:
-    """The bytes of a regular file, at most `max_bytes`. Opened without blocking, so that a FIFO
-    or device put in a document's place is rejected instead of waited on; a file that changes
-    while it is read is rejected too (the next run reads it again)."""
-    return _read_with_stat(path, max_bytes)[0]
-
-
 class Read(NamedTuple):
     """A file as read: its bytes, their SHA-256 (hex), and the cache's row for it."""
 
@@ -57,14 +50,17 @@ class Read(NamedTuple):
 
     @classmethod
     def of(cls, path: str | os.PathLike, max_bytes: int) -> Read:
-        """read_regular_file, hashed, with the file's stat and the moment its read began."""
+        """read_regular_file, hashed, with the moment its read began."""
         began = time.time_ns()
-        data, found = _read_with_stat(path, max_bytes)
+        data, found = read_regular_file(path, max_bytes)
         digest = hashlib.sha256(data)
         return cls(data, digest.hexdigest(), (os.fspath(path), *_Stat.of(found), began, digest.digest()))
 
 
-def _read_with_stat(path: str | os.PathLike, max_bytes: int) -> tuple[bytes, os.stat_result]:
+def read_regular_file(path: str | os.PathLike, max_bytes: int) -> tuple[bytes, os.stat_result]:
+    """The bytes of a regular file, at most `max_bytes`, and its stat as they were read. Opened
+    without blocking, so that a FIFO or device put in a document's place is rejected instead of
+    waited on; a file that changes while it is read is rejected too (the next run reads it again)."""
     name = str(path)
     if not stat.S_ISREG(os.stat(path).st_mode):
         raise ParseError(name, None, "not a regular file: only regular files are read")

@@ -57,7 +57,7 @@ def test_a_file_whose_stat_is_what_it_was_is_not_read_again(tmp_path, short_racy
     def not_read(path, max_bytes):
         raise AssertionError(f"{path} was read")
 
-    monkeypatch.setattr(files, "_read_with_stat", not_read)
+    monkeypatch.setattr(files, "read_regular_file", not_read)
     with FileHashes(tmp_path / "cache.sqlite3") as hashes:  # another run
         assert hashes.digests([card], 100) == [Digest(sha256(b"# A title\n"), True)]
 
