@@ -2,7 +2,7 @@
 `paperkg ingest`, alternating, each into a fresh database after a warm-up in the same server
 (bench/run.py's `Bench.first_load`, without the benchmark's other stages).
 
-    .venv/bin/python bench/first_load.py --papers 10000 [--pairs 3] [--work DIR]
+    .venv/bin/python bench/first_load.py --papers 10000 [--pairs 3] [--warm-up-papers 300] [--work DIR]
 
 Prints each pair's times, the load average at each start and their ratio, then the ratio of
 the medians; not part of the suite.
@@ -19,7 +19,7 @@ from paperkg.ingest.run import DOCS_PER_TRANSACTION
 from paperkg.server import Instance
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import Bench, log
+from run import WARM_UP_PAPERS, Bench, log
 
 
 def main() -> int:
@@ -31,6 +31,7 @@ def main() -> int:
     parser.add_argument("--heap", default="2g")
     parser.add_argument("--pagecache", default="2g")
     parser.add_argument("--batch", type=int, default=DOCS_PER_TRANSACTION)
+    parser.add_argument("--warm-up-papers", type=int, default=WARM_UP_PAPERS)
     args = parser.parse_args()
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)

@@ -24,7 +24,9 @@ test suite's):
 
 Each timed first load (paperkg's and LOAD CSV's) starts from a fresh database and runs first
 on a small warm-up corpus in the same server, whose graph is then emptied, so no path is timed
-on a cold JVM. The two alternate; up to 10,000 papers each runs three times and the median
+on a cold JVM. The default 300 papers keep the series comparable with earlier runs; the JIT
+is still warming after them, paperkg's path more than LOAD CSV's, and `--warm-up-papers` sets
+a larger warm-up (docs/performance.md, the nineteenth session). The two alternate; up to 10,000 papers each runs three times and the median
 counts, the largest corpora (minutes per load) once. Prints a table and writes the figures to
 bench/results.json. Not part of the test suite.
 """
@@ -85,6 +87,12 @@ def main() -> int:
     parser.add_argument("--heap", default="2g", help="the benchmark server's JVM heap")
     parser.add_argument("--pagecache", default="2g", help="the benchmark server's page cache")
     parser.add_argument("--batch", type=int, default=DOCS_PER_TRANSACTION, help="paperkg ingest --batch")
+    parser.add_argument(
+        "--warm-up-papers",
+        type=int,
+        default=WARM_UP_PAPERS,
+        help="papers of the corpus each first load runs on before it is timed, in the same server",
+    )
     parser.add_argument("--naive-rows", type=int, default=3000, help="rows in the one-transaction-per-row sample")
     parser.add_argument("--sample", type=int, default=50, help="papers per per-paper library query")
     parser.add_argument("--out", default=str(ROOT / "results.json"))
@@ -108,7 +116,13 @@ def main() -> int:
     run: dict[str, Any] = {
         "machine": machine(),
         "command": " ".join([Path(sys.executable).name, *sys.argv]),
-        "settings": {"heap": args.heap, "pagecache": args.pagecache, "batch": args.batch, "seed": args.seed},
+        "settings": {
+            "heap": args.heap,
+            "pagecache": args.pagecache,
+            "batch": args.batch,
+            "seed": args.seed,
+            "warm_up_papers": args.warm_up_papers,
+        },
         "sizes": [],
     }
     # A partial run's figures join those of the file's last full run (under partial_runs, by
@@ -152,12 +166,13 @@ class Bench:
         # A small corpus of another seed: each timed path first runs on it in the same server,
         # then the graph is emptied, so neither path is timed on a cold JVM (a fresh server
         # runs its first ingest of 2k papers about twice as slowly as its third).
-        self.warm_corpus = work / "warm-up"
+        papers = args.warm_up_papers
+        self.warm_corpus = work / f"warm-up-{papers}"
         if not (self.warm_corpus / ".complete").exists():
             shutil.rmtree(self.warm_corpus, ignore_errors=True)
-            generate(self.warm_corpus, papers=WARM_UP_PAPERS, pages=WARM_UP_PAPERS // 100, seed=args.seed + 1)
+            generate(self.warm_corpus, papers=papers, pages=max(1, papers // 100), seed=args.seed + 1)
             (self.warm_corpus / ".complete").write_text("")
-        self.warm_export = instance.home / "import" / "warm-up"
+        self.warm_export = instance.home / "import" / self.warm_corpus.name
 
     def corpus(self, papers: int, work: Path) -> tuple[Path, dict[str, Any]]:
         """The synthetic corpus of `papers` (generated once, kept under --work) and its row."""
