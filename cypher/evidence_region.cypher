@@ -1,17 +1,12 @@
 // name: evidence_region
-// The papers named, and those with evidence that shares an identifier with
-// the given ones, each with all of its evidence ([arxiv_id, doi, title_norm, year, fallback]).
+// The papers with evidence that shares an identifier with the given ones,
+// each with all of its evidence ([arxiv_id, doi, title_norm, year, fallback]).
 //
 // param arxiv_ids: list — arXiv ids the batch's evidence states
 // param dois: list — DOIs the batch's evidence states
 // param fallbacks: list — fallback keys the batch's evidence states
-// param paper_ids: list — paper_ids of the papers concerned
 // param titles: list — normalised titles the batch's evidence states
 CALL () {
-  UNWIND $paper_ids AS paper_id
-  MATCH (p:Paper {paper_id: paper_id})
-  RETURN p
-  UNION
   UNWIND $arxiv_ids AS value
   MATCH (:Evidence {arxiv_id: value})-[:OF]->(p:Paper)
   RETURN p
@@ -29,6 +24,6 @@ CALL () {
   RETURN p
 }
 WITH DISTINCT p
-OPTIONAL MATCH (e:Evidence)-[:OF]->(p)
+MATCH (e:Evidence)-[:OF]->(p)
 WITH p, collect([e.arxiv_id, e.doi, e.title_norm, e.year, e.fallback]) AS evidence
 RETURN collect([p.paper_id, evidence]) AS found;

@@ -5,10 +5,11 @@
 // paper, by CITES (ingest/graph/write.py `batch_rows`, redraw_relationships). So only the
 // claims' and sources' relationships and the subject's CITES are read, not those of every
 // paper it mentions (a popular paper has thousands). A relationship or node no other
-// document asserts disappears, and so does evidence no other document states. Returns the papers that remain (to resolve again),
-// the statements withdrawn from them ([paper_id, precedence, keys], to refold what they may
-// have decided), the evidence that went ([arxiv_id, doi, title_norm, year, fallback]) and the
-// claims that remain (their status is stored again).
+// document asserts disappears, and so does evidence no other document states. Returns the
+// papers that remain (their derived properties are stored again), the statements withdrawn
+// from them ([paper_id, precedence, keys], to refold what they may have decided), the
+// evidence that went ([arxiv_id, doi, title_norm, year, fallback]: its works are resolved
+// again) and the claims that remain (their status is stored again).
 //
 // param doc_id: string — the content hash of the document to withdraw
 OPTIONAL MATCH (d:Document {doc_id: $doc_id})-[mention:MENTIONS]->(n)

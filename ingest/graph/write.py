@@ -68,7 +68,7 @@ def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str, changes: Chan
     documents = [p.assertions for p in batch.documents]
     recorder = changes.recorder(tx, "write", len(documents)) if changes else None
     outdate_answers(tx)
-    resolution = resolve_in_graph(tx, batch.evidence, set(), set(), recorder)
+    resolution = resolve_in_graph(tx, batch.evidence, set(), recorder)
     rows, counts = batch_rows(documents, resolution.paper_of)
     if recorder:
         recorder.before(**batch_scope(rows))
@@ -111,7 +111,7 @@ def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str, changes: Chan
 
 def retract_documents(tx: ManagedTransaction, doc_ids: Sequence[str], changes: ChangeLog | None = None) -> BatchResult:
     """Withdraw documents: what only they asserted goes, merges they showed included (the
-    works they touched are resolved again without them)."""
+    works of the evidence only they stated are resolved again without it)."""
     recorder = changes.recorder(tx, "retract", len(doc_ids)) if changes else None
     outdate_answers(tx)
     if recorder:
@@ -127,7 +127,7 @@ def retract_documents(tx: ManagedTransaction, doc_ids: Sequence[str], changes: C
             withdrawn.setdefault(paper_id, []).append([precedence, keys])
         removed |= retracted.gone
         claims |= retracted.claims
-    resolution = resolve_in_graph(tx, {}, touched, removed, recorder)
+    resolution = resolve_in_graph(tx, {}, removed, recorder)
     _send(tx, "write_identity", resolution.identity_rows())
     # A paper that no merge or split reshaped folds again only what its withdrawn statements
     # may have decided (a paper a later retraction removed is skipped).
@@ -416,7 +416,6 @@ class GraphResolution:
 def resolve_in_graph(
     tx: ManagedTransaction,
     evidence: dict[Evidence, str],
-    touched: set[str],
     removed: set[Evidence],
     recorder: ChangeRecorder | None = None,
 ) -> GraphResolution:
@@ -431,7 +430,7 @@ def resolve_in_graph(
         found = tx.run(statement("evidence_papers"), keys=Rows(part)).single(strict=True)["found"]
         known.update((of_key[key], paper_id) for key, paper_id in found)
     new = [e for e in evidence if e not in known]
-    region = _region(tx, new + sorted(removed, key=Evidence.encode), touched)
+    region = _region(tx, new + sorted(removed, key=Evidence.encode))
     works = resolve(set(new) | {e for found in region.values() for e in found})
     placed = {e: paper_id for paper_id, found in region.items() for e in found}
     resolution = GraphResolution(known, works, set(), placed)
@@ -442,26 +441,26 @@ def resolve_in_graph(
     return resolution
 
 
-def _region(tx: ManagedTransaction, seeds: list[Evidence], papers: set[str]) -> dict[str, set[Evidence]]:
-    """The papers whose evidence is connected to the seeds (or which are named), with it."""
+def _region(tx: ManagedTransaction, seeds: list[Evidence]) -> dict[str, set[Evidence]]:
+    """The papers whose evidence is connected to the seeds by shared identifiers, with it: the
+    seeds' connected classes as the graph holds them, which are all that resolving the seeds
+    can change (identity.works_of)."""
     region: dict[str, set[Evidence]] = {}
     asked = {name: set() for name in ("arxiv_ids", "dois", "titles", "fallbacks")}
     keys = identifier_keys(seeds)
-    named = sorted(papers)
-    while named or any(keys.values()):
+    while any(keys.values()):
         for name, values in keys.items():
             asked[name].update(values)
-        found = tx.run(
-            statement("evidence_region"), paper_ids=Rows(named), **{name: Rows(values) for name, values in keys.items()}
-        ).single(strict=True)["found"]
+        found = tx.run(statement("evidence_region"), **{name: Rows(values) for name, values in keys.items()}).single(
+            strict=True
+        )["found"]
         fresh: list[Evidence] = []
         for paper_id, rows in found:
-            evidence = {Evidence(*fields) for fields in rows if any(fields)}  # a paper without any: [nulls]
+            evidence = {Evidence(*fields) for fields in rows}
             if paper_id not in region:
                 fresh += evidence
             region.setdefault(paper_id, set()).update(evidence)
         keys = {name: sorted(set(values) - asked[name]) for name, values in identifier_keys(fresh).items()}
-        named = []
     return region
 
 
