@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from paperkg.db import KnowledgeBase, connect
+from paperkg.ingest import files
 from paperkg.schema import apply_schema
 from paperkg.server import Instance
 
@@ -45,6 +46,13 @@ def cache_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     with pytest.MonkeyPatch.context() as env:
         env.setenv("XDG_CACHE_HOME", str(home))
         yield home
+
+
+@pytest.fixture
+def short_racy_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A racy window of 0.05 s for the file-hash cache (files.RACY_SECONDS), so that a file written
+    in a test is trusted once SETTLE seconds have passed (tests/test_file_hashes.py)."""
+    monkeypatch.setattr(files, "RACY_SECONDS", 0.05)
 
 
 @pytest.fixture(scope="session")

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from change_oracle import differences, graph_state
 from conftest import free_port
+from test_file_hashes import SETTLE
 from test_ingest import PAGE, SEVEN_WORKS
 
 from paperkg.cli import main
 from paperkg.db import connect
 from paperkg.history import changes, runs
-from paperkg.ingest import files
 from paperkg.ingest.graph.admin_import import (
     ARRAY_DELIMITER,
     NODES,
@@ -128,15 +128,14 @@ def test_the_imported_graph_is_the_ingested_graph(kb, seeds_dir, exported, impor
         assert report.totals["unchanged"] == 4 and report.totals["new"] == 0
 
 
-def test_an_import_is_a_run_whose_change_set_is_everything_added(import_server, tmp_path, monkeypatch):
+def test_an_import_is_a_run_whose_change_set_is_everything_added(import_server, tmp_path, short_racy_window):
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     for name in ("card_2501.10001.txt", "card_2401.20002.txt", "page_2502.30003.txt"):
         shutil.copy(INVENTED / name, corpus)
     # The files the export reads are in the file-hash cache: older than a short racy window,
     # the sync below knows them unread.
-    monkeypatch.setattr(files, "RACY_SECONDS", 0.05)
-    time.sleep(0.2)
+    time.sleep(SETTLE)
     export_admin_import([corpus], tmp_path / "export")
     imported_into(import_server, tmp_path / "export")
     with connect(home=str(import_server.home)) as kb:

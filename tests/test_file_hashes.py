@@ -11,8 +11,6 @@ import sqlite3
 import time
 from pathlib import Path
 
-import pytest
-
 from paperkg.ingest import files
 from paperkg.ingest.files import Digest, FileHashes, cache_path
 from paperkg.ingest.run import ingest_paths, sync_directory
@@ -20,13 +18,7 @@ from paperkg.ingest.run import ingest_paths, sync_directory
 from graph_dump import dump
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "corpus"
-RACY_SECONDS = 0.05  # the tests' racy window, so that a file written in a test can be trusted after SETTLE
-SETTLE = 0.2
-
-
-@pytest.fixture
-def short_racy_window(monkeypatch):
-    monkeypatch.setattr(files, "RACY_SECONDS", RACY_SECONDS)
+SETTLE = 0.2  # seconds after which a file written in a test is trusted, under short_racy_window (conftest)
 
 
 def sha256(data: bytes) -> str:
