@@ -254,6 +254,10 @@ class Instance:
             "server.bolt.connection_keep_alive=10s",
             "server.bolt.connection_keep_alive_probes=2",
             "server.bolt.connection_keep_alive_streaming_scheduling_interval=5s",
+            # Stopping: Bolt's network threads are shut down after the databases are stopped and
+            # checkpointed, and Netty's default quiet period (5 s, twice) then only delays the exit.
+            # Neo4j's own test servers set it to 0 as well.
+            "internal.dbms.bolt.netty_server_shutdown_quiet_period=0",
             *(f"server.directories.{name}={path}" for name, path in directories.items()),
             # Neo4j Browser: serve paperkg's guide and style sheet, open them on connect.
             *browser_guide.server_config(self.home, ports.http, self.classpath),
