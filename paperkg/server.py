@@ -35,6 +35,19 @@ DEFAULT_BOLT_PORT = 7687
 DEFAULT_HTTP_PORT = 7474
 LOOPBACK = "127.0.0.1"
 ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
+# The options Neo4j's own launcher passes by default (its neo4j.conf's server.jvm.additional),
+# so the managed server runs as an installed one would.
+JVM_DEFAULTS = [
+    "-XX:+UseG1GC",
+    "-XX:-OmitStackTraceInFastThrow",
+    "-XX:+AlwaysPreTouch",
+    "-XX:+UnlockExperimentalVMOptions",
+    "-XX:+TrustFinalNonStaticFields",
+    "-XX:+DisableExplicitGC",
+    "-Djdk.nio.maxCachedBufferSize=1024",
+    "-Dio.netty.tryReflectionSetAccessible=true",
+    "-Dlog4j2.disable.jmx=true",
+]
 # Neo4j 5 on JDK 17 needs these opened; without them the page cache and Netty fail at runtime.
 JVM_OPENS = [
     "--add-opens=java.base/java.nio=ALL-UNNAMED",
@@ -174,6 +187,7 @@ class Instance:
             java,
             f"-Xms{heap}",
             f"-Xmx{heap}",
+            *JVM_DEFAULTS,
             *JVM_OPENS,
             "-cp",
             classpath,
