@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from paperkg.db import log
+from paperkg.dirs import user_cache_dir
 from paperkg.ingest.parse.errors import ParseError
 
 RACY_SECONDS = 3.0
@@ -36,9 +37,8 @@ BUSY_SECONDS = 30  # another run writing its entries to the same file
 
 
 def cache_path() -> Path:
-    """Where the cache lives: $XDG_CACHE_HOME/paperkg, else ~/.cache/paperkg."""
-    cache_home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(cache_home) / "paperkg" / FILE_NAME
+    """Where the cache lives: in the user's cache directory (dirs.user_cache_dir)."""
+    return user_cache_dir() / FILE_NAME
 
 
 class Read(NamedTuple):

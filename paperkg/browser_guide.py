@@ -30,6 +30,7 @@ from importlib import resources
 from pathlib import Path
 
 from paperkg.cypher_files import statement
+from paperkg.dirs import keep, user_cache_dir
 from paperkg.progress import waiting
 
 MOUNT = "/paperkg"
@@ -311,13 +312,16 @@ def _java_source() -> str:
 def build_extension(plugins: Path, classpath: Callable[[], str]) -> Path | None:
     """Write plugins/paperkg-browser.jar (the compiled resource plus the guide and style sheet).
 
-    The class is compiled once per source version (its hash is kept in the jar); the files are
-    packed at every call, so the served guide is always the installed one. Returns None when
-    there is no `javac` to compile with (a JRE only)."""
+    The class is compiled once per source version and user (its hash is kept in the jar, and a
+    copy of the jar in the user's cache directory serves every other home); the files are packed
+    at every call, so the served guide is always the installed one. Returns None when there is
+    no `javac` to compile with (a JRE only)."""
     jar = plugins / JAR_NAME
     source = _java_source()
     digest = hashlib.sha256(source.encode()).hexdigest()
-    classes = _classes_from(jar, digest)
+    built = user_cache_dir() / f"browser-extension-{digest[:16]}.jar"
+    classes = _classes_from(jar, digest) or _classes_from(built, digest)
+    compiled = classes is None
     if classes is None:
         javac = shutil.which("javac")
         if javac is None:
@@ -347,6 +351,8 @@ def build_extension(plugins: Path, classpath: Callable[[], str]) -> Path | None:
     data = buffer.getvalue()
     if not jar.exists() or jar.read_bytes() != data:
         jar.write_bytes(data)
+    if compiled:
+        keep(built, data)
     return jar
 
 

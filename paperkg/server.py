@@ -4,14 +4,16 @@ An instance home (``PAPERKG_HOME``) holds everything one server needs::
 
     instance.json   ports chosen at the last start, so later commands find the server
     password        generated on first start, mode 0600, never printed
-    classpath.txt   the server's jars (resolved by Maven into ~/.m2)
     conf/ data/ logs/ run/ import/ plugins/
 
-Two homes with different ports run side by side; the test suite uses its own.
+What every home shares is kept once per user, in its cache directory (dirs.user_cache_dir): the
+jars' classpath as Maven resolved it (the jars themselves are in ~/.m2) and the compiled Browser
+extension. Two homes with different ports run side by side; the test suite uses its own.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -21,11 +23,13 @@ import signal
 import socket
 import stat
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from paperkg.dirs import keep, user_cache_dir
 from paperkg.progress import waiting
 
 from . import browser_guide
@@ -297,31 +301,38 @@ class Instance:
                         os.chmod(path, stat.S_IMODE(mode) & ~0o077)
 
     def classpath(self) -> str:
-        """The Neo4j jars (server, tools, Browser) as a classpath, resolved once by Maven (jars stay
-        in ~/.m2); neo4j-admin runs from it too."""
-        cached = self.home / "classpath.txt"
-        if cached.exists():
-            classpath = cached.read_text().strip()
+        """The Neo4j jars (server, tools, Browser) as a classpath, resolved by Maven once per user
+        and pom: the jars stay in ~/.m2 and the list in the user's cache directory, so another
+        home starts without Maven. neo4j-admin runs from it too."""
+        with resources.as_file(resources.files("paperkg") / "neo4j" / "pom.xml") as pom:
+            cached = user_cache_dir() / f"neo4j-classpath-{hashlib.sha256(pom.read_bytes()).hexdigest()[:16]}.txt"
+            try:
+                classpath = cached.read_text().strip()
+            except OSError:
+                classpath = ""
             if classpath and all(Path(jar).exists() for jar in classpath.split(os.pathsep)):
                 return classpath
-        mvn = shutil.which("mvn")
-        if mvn is None:
-            raise ServerError("Maven (`mvn`) is not on PATH: install Maven 3 (apt-get install maven)")
-        with (
-            resources.as_file(resources.files("paperkg") / "neo4j" / "pom.xml") as pom,
-            waiting(
-                f"resolving Neo4j {NEO4J_VERSION}'s jars with Maven (the first time downloads about 150 MB into ~/.m2)"
-            ),
-        ):
-            result = subprocess.run(
-                [mvn, "-B", "-q", "-f", str(pom), "dependency:build-classpath", f"-Dmdep.outputFile={cached}"],
-                capture_output=True,
-                text=True,
-            )
-        if result.returncode != 0 or not cached.exists():
-            tail = "\n".join((result.stdout + result.stderr).strip().splitlines()[-15:])
-            raise ServerError(f"Maven could not fetch Neo4j {NEO4J_VERSION}:\n{tail}")
-        return cached.read_text().strip()
+            mvn = shutil.which("mvn")
+            if mvn is None:
+                raise ServerError("Maven (`mvn`) is not on PATH: install Maven 3 (apt-get install maven)")
+            with (
+                tempfile.TemporaryDirectory(prefix="paperkg-classpath-") as scratch,
+                waiting(
+                    f"resolving Neo4j {NEO4J_VERSION}'s jars with Maven (the first time downloads about 150 MB into ~/.m2)"
+                ),
+            ):
+                resolved = Path(scratch) / "classpath.txt"
+                result = subprocess.run(
+                    [mvn, "-B", "-q", "-f", str(pom), "dependency:build-classpath", f"-Dmdep.outputFile={resolved}"],
+                    capture_output=True,
+                    text=True,
+                )
+                if result.returncode != 0 or not resolved.exists():
+                    tail = "\n".join((result.stdout + result.stderr).strip().splitlines()[-15:])
+                    raise ServerError(f"Maven could not fetch Neo4j {NEO4J_VERSION}:\n{tail}")
+                classpath = resolved.read_text().strip()
+        keep(cached, classpath.encode())
+        return classpath
 
     def _wait_for_bolt(self, timeout: float, process: subprocess.Popen | None) -> None:
         port = self.ports().bolt

@@ -66,35 +66,54 @@ def test_ingest_of_a_missing_path_says_so_before_starting_the_managed_server(tmp
     assert result.returncode == 2 and "not a directory" in result.stderr and not home.exists()
 
 
-def test_a_command_starting_the_managed_server_says_so_and_shows_each_wait(tmp_path):
-    home = tmp_path / "home"
+def start_by_a_command(home, cache):
+    """`paperkg stats --json` in a new home, with the user's cache directory `cache`; its stderr's lines."""
     home.mkdir()
     bolt = free_port()
     # A new home remembers its ports: these, not the default ones a user's server may hold.
     (home / "instance.json").write_text(json.dumps({"bolt_port": bolt, "http_port": free_port()}))
     try:
         result = subprocess.run(
-            [*PAPERKG, "stats", "--json"], env=env(PAPERKG_HOME=str(home)), capture_output=True, text=True, timeout=300
+            [*PAPERKG, "stats", "--json"],
+            env=env(PAPERKG_HOME=str(home), XDG_CACHE_HOME=str(cache)),
+            capture_output=True,
+            text=True,
+            timeout=300,
         )
     finally:
         Instance(home).stop()
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["nodes"]["Paper"] == 0
+    assert "Traceback" not in result.stderr
     lines = result.stderr.splitlines()
     assert lines[0] == (
         f"paperkg: the managed Neo4j in {home} is not running (NEO4J_URI is unset): starting it; "
         "`paperkg db stop` stops it"
     )
-    for step in (
-        f"resolving Neo4j {NEO4J_VERSION}'s jars with Maven",
-        "building paperkg's Neo4j Browser extension with javac",
-        f"starting Neo4j {NEO4J_VERSION} in {home}, waiting for Bolt on 127.0.0.1:{bolt}",
-    ):
+    said = [
+        line
+        for line in lines
+        if f"starting Neo4j {NEO4J_VERSION} in {home}, waiting for Bolt on 127.0.0.1:{bolt}" in line
+    ]
+    assert said[0].endswith(" …") and re.search(r" … done in \d+ s$", said[-1]), lines
+    return lines
+
+
+RESOLVING = f"resolving Neo4j {NEO4J_VERSION}'s jars with Maven"
+COMPILING = "building paperkg's Neo4j Browser extension with javac"
+
+
+def test_a_command_starting_the_managed_server_says_so_and_shows_each_wait(tmp_path):
+    lines = start_by_a_command(tmp_path / "home", tmp_path / "cache")
+    for step in (RESOLVING, COMPILING):
         said = [line for line in lines if step in line]
         assert said[0].endswith(" …") and re.search(r" … done in \d+ s$", said[-1]), (step, lines)
         # Between the two, the elapsed time every ten seconds of a long wait.
         assert all(re.search(r" … \d+ s$", line) for line in said[1:-1]), said
-    assert "Traceback" not in result.stderr
+    # What the first home resolved and built is the user's: another home starts without either.
+    lines = start_by_a_command(tmp_path / "another", tmp_path / "cache")
+    assert not [line for line in lines if RESOLVING in line or COMPILING in line], lines
+    assert (tmp_path / "another" / "plugins" / "paperkg-browser.jar").exists()
 
 
 @pytest.mark.parametrize(

@@ -185,12 +185,9 @@ def test_sigkill_while_rewriting_a_changed_document_keeps_its_old_version(kb, co
 
 
 @pytest.fixture(scope="module")
-def stoppable_instance(tmp_path_factory, neo4j_instance):
+def stoppable_instance(tmp_path_factory):
     """A second managed Neo4j, on its own home and ports, shared by the tests that stop it."""
     instance = Instance(tmp_path_factory.mktemp("stoppable") / "home")
-    # The session instance already resolved the server's jars; reuse them instead of Maven.
-    instance.home.mkdir()
-    shutil.copy(neo4j_instance.home / "classpath.txt", instance.home / "classpath.txt")
     instance.start(bolt_port=free_port(), http_port=free_port(), heap="512m", pagecache="128m")
     try:
         yield instance

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from paperkg.cli import main
+from paperkg.dirs import keep, user_cache_dir
 from paperkg.server import Instance, ServerError, port_is_free
 
 
@@ -123,3 +124,24 @@ def test_missing_java_is_one_line_and_exit_2(tmp_path):
     assert result.stderr.strip() == (
         "paperkg: error: Java is not on PATH: install a JDK 17 (apt-get install openjdk-17-jdk-headless)"
     )
+
+
+def test_a_cache_file_is_written_whole_and_one_that_cannot_be_written_is_no_error(tmp_path):
+    keep(tmp_path / "cache" / "classpath.txt", b"a.jar:b.jar")
+    assert [path.name for path in (tmp_path / "cache").iterdir()] == ["classpath.txt"]  # no temporary left
+    assert (tmp_path / "cache" / "classpath.txt").read_bytes() == b"a.jar:b.jar"
+    (tmp_path / "a-file").write_text("")
+    keep(tmp_path / "a-file" / "classpath.txt", b"a.jar")  # its directory cannot be made
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["a-file", "cache"]
+
+
+def test_the_managed_servers_classpath_is_kept_per_user_and_read_without_maven(neo4j_instance, monkeypatch):
+    classpath = neo4j_instance.classpath()
+    (kept,) = user_cache_dir().glob("neo4j-classpath-*.txt")
+    assert kept.read_text() == classpath
+    monkeypatch.setenv("PATH", "/nonexistent")  # no `mvn`
+    assert Instance(neo4j_instance.home.parent / "another").classpath() == classpath
+    kept.write_text(classpath + ":/nonexistent/gone.jar")  # ~/.m2 lost a jar: resolve again
+    with pytest.raises(ServerError, match=r"Maven \(`mvn`\) is not on PATH"):
+        Instance(neo4j_instance.home.parent / "another").classpath()
+    kept.write_text(classpath)

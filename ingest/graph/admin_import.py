@@ -66,7 +66,7 @@ from paperkg.ingest.graph.rows import Assertions
 from paperkg.ingest.graph.write import batch_rows, document_row, fold
 from paperkg.ingest.run import MAX_DOCUMENT_BYTES, discover, read_document
 from paperkg.schema import apply_schema
-from paperkg.server import Instance, require_java
+from paperkg.server import HOME_MODE, Instance, require_java
 
 # Between the elements of a list property. Never in the text of a document (the parsers keep
 # no control characters but tab and newline), so no element needs escaping.
@@ -193,6 +193,8 @@ def import_into(
     """Run neo4j-admin's offline import of `directory` into the (stopped) instance's database."""
     if instance.is_running():
         raise ExportError(f"the server in {instance.home} is running: stop it before an offline import")
+    # A home no server has started from yet must exist for the importer, and be the owner's alone.
+    instance.home.mkdir(mode=HOME_MODE, parents=True, exist_ok=True)
     # The importer finds the store where the server keeps it: $NEO4J_HOME/data by default, or
     # as the home's neo4j.conf says.
     env = {**os.environ, "NEO4J_HOME": str(instance.home), "NEO4J_CONF": str(instance.home / "conf")}
