@@ -80,6 +80,8 @@ def write_batch(tx: ManagedTransaction, batch: Batch, run_id: str, changes: Chan
     paper_rows = rows.pop("write_papers")
     for row in paper_rows:
         row["new"] = row["paper_id"] not in resolution.in_graph
+    for row in rows["write_paper_cites"]:
+        row["new"] = row["citing"] not in resolution.in_graph or row["cited"] not in resolution.in_graph
     written = _send(tx, "write_papers", paper_rows)
     _send(tx, "write_identity", resolution.identity_rows())
     for name, all_rows in rows.items():
@@ -395,22 +397,26 @@ class GraphResolution:
                 "doi": work.doi,
                 "dois": work.dois or None,
                 "fallback": work.fallback,
-                # Evidence already OF this work's node is left as it is.
-                "evidence": [
-                    {
-                        "key": e.key,
-                        "arxiv_id": e.arxiv_id,
-                        "doi": e.doi,
-                        "title_norm": e.title_norm,
-                        "year": e.year,
-                        "fallback": e.fallback,
-                    }
-                    for e in work.evidence
-                    if self.placed.get(e) != work.paper_id
+                # Evidence the graph does not hold yet, and evidence of another node that moves
+                # here; evidence already OF this work's node is left as it is.
+                "new_evidence": [_evidence_row(e) for e in work.evidence if e not in self.placed],
+                "moved_evidence": [
+                    _evidence_row(e) for e in work.evidence if self.placed.get(e, work.paper_id) != work.paper_id
                 ],
             }
             for _, work in sorted(works.items())
         ]
+
+
+def _evidence_row(e: Evidence) -> dict[str, Any]:
+    return {
+        "key": e.key,
+        "arxiv_id": e.arxiv_id,
+        "doi": e.doi,
+        "title_norm": e.title_norm,
+        "year": e.year,
+        "fallback": e.fallback,
+    }
 
 
 def resolve_in_graph(
