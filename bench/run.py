@@ -606,6 +606,7 @@ def typed(record: dict[str, str], properties: dict[str, str]) -> dict[str, Any]:
         "date": date.fromisoformat,
         "datetime": datetime.fromisoformat,
         "string[]": lambda v: v.split(ARRAY_DELIMITER) if v else [],
+        "long[]": lambda v: [int(n) for n in v.split(ARRAY_DELIMITER)] if v else [],
     }
     out = {}
     for name, kind in properties.items():

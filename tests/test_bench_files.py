@@ -83,3 +83,19 @@ def test_naive_statements_cover_every_file_and_label():
         | set(RELATIONSHIPS)
         | {label.lower() + "_endpoints" for label in NODES}
     )
+
+
+def test_naive_rows_carry_each_property_in_the_contracts_type():
+    record = {
+        ":START_ID(Document)": "doc",
+        ":END_ID(Paper)": "arxiv:0704.0001",
+        "lines:long[]": "3\x1f7",
+        "subject:boolean": "true",
+        "year:long": "2001",
+        "title:string": "A title",
+    }
+    assert bench_module().naive_parameters("paper_mentions", record) == {
+        "start": "doc",
+        "end": "arxiv:0704.0001",
+        "properties": {"title": "A title", "year": 2001, "lines": [3, 7], "subject": True},
+    }
