@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 from paperkg.ingest.graph.contract import ALWAYS_LISTS, NODES, RELATIONSHIPS, graph_table, properties
+from paperkg.ingest.graph.identity import Evidence
 from paperkg.ingest.run import ingest_paths
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,3 +46,15 @@ def test_the_lists_restored_after_an_import_are_the_declared_always_set_lists():
 
 def test_the_readme_shows_the_contract_table():
     assert graph_table() in (ROOT / "README.md").read_text()
+
+
+def test_an_evidence_nodes_properties_are_the_contracts():
+    evidence = Evidence("0704.0001", "10.1000/x", "a title", 2007, "fallback")
+    assert evidence.properties() == {
+        "arxiv_id": "0704.0001",
+        "doi": "10.1000/x",
+        "title_norm": "a title",
+        "year": 2007,
+        "fallback": "fallback",
+    }
+    assert list(evidence.properties()) == list(NODES["Evidence"][1])

@@ -389,16 +389,7 @@ def _resolved(evidence: set[Evidence], shared: _Shared) -> list[_Csv]:
             paper = table.add_paper(work.paper_id)
             for e in work.evidence:
                 key = e.key
-                evidence_file.write(
-                    key,
-                    properties={
-                        "arxiv_id": e.arxiv_id,
-                        "doi": e.doi,
-                        "title_norm": e.title_norm,
-                        "year": e.year,
-                        "fallback": e.fallback,
-                    },
-                )
+                evidence_file.write(key, properties=e.properties())
                 evidence_of.write(key, work.paper_id, properties={})
                 table.add(key, paper)
     spill.close()

@@ -98,6 +98,16 @@ class Evidence:
         """A short, stable name for this evidence (MENTIONS and Evidence nodes carry it)."""
         return _digest(self.encode())
 
+    def properties(self) -> dict[str, Any]:
+        """Its Evidence node's properties but the key (contract.NODES["Evidence"])."""
+        return {
+            "arxiv_id": self.arxiv_id,
+            "doi": self.doi,
+            "title_norm": self.title_norm,
+            "year": self.year,
+            "fallback": self.fallback,
+        }
+
 
 @dataclass
 class Work:

@@ -409,14 +409,7 @@ class GraphResolution:
 
 
 def _evidence_row(e: Evidence) -> dict[str, Any]:
-    return {
-        "key": e.key,
-        "arxiv_id": e.arxiv_id,
-        "doi": e.doi,
-        "title_norm": e.title_norm,
-        "year": e.year,
-        "fallback": e.fallback,
-    }
+    return {"key": e.key, **e.properties()}
 
 
 def resolve_in_graph(
