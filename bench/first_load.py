@@ -4,8 +4,9 @@
 
     .venv/bin/python bench/first_load.py --papers 10000 [--pairs 3] [--warm-up-papers 300] [--work DIR]
 
-Prints each pair's times, the load average at each start and their ratio, then the ratio of
-the medians; not part of the suite.
+Prints each pair's times, the load average at each start and their ratio, the server's CPU
+seconds by thread (its statements' threads, the JIT's compilers, the garbage collector) and the
+ingest's own CPU, then the ratio of the medians; not part of the suite.
 """
 
 from __future__ import annotations
@@ -53,12 +54,20 @@ def main() -> int:
                 f"(load {ingest['load']}, peak RSS {ingest['peak_rss_mb']} MB), {ingest['items']:,} items: "
                 f"{load['seconds'] / ingest['seconds']:.2f}x"
             )
+            log(f"  server CPU: LOAD CSV {cpu_line(load['server_cpu'])}")
+            log(f"  server CPU: ingest {cpu_line(ingest['server_cpu'])}; client CPU {ingest['client_cpu']} s")
     finally:
         bench.instance.stop()
     load_median = statistics.median(run["seconds"] for run in loads)
     ingest_median = statistics.median(run["seconds"] for run in ingests)
     print(f"medians: LOAD CSV {load_median:.1f} s, ingest {ingest_median:.1f} s: {load_median / ingest_median:.2f}x")
     return 0
+
+
+def cpu_line(cpu: dict) -> str:
+    """The server's CPU seconds in all, then its busiest thread groups."""
+    busiest = ", ".join(f"{name} {seconds}" for name, seconds in list(cpu["threads"].items())[:4])
+    return f"{cpu['seconds']} s ({busiest})"
 
 
 if __name__ == "__main__":

@@ -78,6 +78,8 @@ FIRST_LOAD_RUNS = 3  # for corpora up to REPEATED_UP_TO papers
 REPEATED_UP_TO = 10_000
 WARM_UP_PAPERS = 300
 RSS_SAMPLE_SECONDS = 0.2
+THREAD_SAMPLE_SECONDS = 0.2
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def main() -> int:
@@ -268,7 +270,9 @@ class Bench:
         # A first ingest reads every file; the server's classpath and extension stay cached.
         for path in (cache_home(self.instance.home) / "paperkg").glob(f"{files.FILE_NAME}*"):
             path.unlink()
-        return load(source)
+        with ThreadCpu(int(self.instance.pid_file.read_text())) as server:
+            run = load(source)
+        return {**run, "server_cpu": server.seconds()}
 
     def fresh_database(self) -> None:
         """Stop the server, remove its databases and start it again: an empty store."""
@@ -310,6 +314,7 @@ class Bench:
             "counts": counted,
             "items_per_s": round(counted["total"] / run.seconds),
             "peak_rss_mb": run.peak_rss_mb,
+            "client_cpu": run.cpu_seconds,
             "load": load,
         }
 
@@ -680,11 +685,82 @@ def median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
     return {**median, "runs_seconds": [run["seconds"] for run in runs]}
 
 
+class ThreadCpu:
+    """The CPU seconds a process (the server's JVM) spends while the block runs, in all and by
+    thread name: the statements' threads (neo4j.BoltWorker), the JIT's compilers, the garbage
+    collector. Its threads are read from /proc every THREAD_SAMPLE_SECONDS; a thread that
+    started and ended between two reads is in the total and under "ended"."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.done = threading.Event()
+        self.threads: dict[str, tuple[str, float]] = {}  # thread id → (name, CPU seconds)
+
+    def __enter__(self) -> ThreadCpu:
+        self.before_total = process_cpu_seconds(self.pid)
+        self.before = thread_cpu_seconds(self.pid)
+        self.sampler = threading.Thread(target=self._sample, daemon=True)
+        self.sampler.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.done.set()
+        self.sampler.join()
+        self.threads.update(thread_cpu_seconds(self.pid))
+        self.total = process_cpu_seconds(self.pid) - self.before_total
+
+    def _sample(self) -> None:
+        while not self.done.wait(THREAD_SAMPLE_SECONDS):
+            self.threads.update(thread_cpu_seconds(self.pid))
+
+    def seconds(self) -> dict[str, Any]:
+        """{"seconds": the total, "threads": {name: seconds}}, the largest first."""
+        by_name: dict[str, float] = {}
+        for tid, (name, seconds) in self.threads.items():
+            spent = seconds - self.before.get(tid, (name, 0.0))[1]
+            by_name[name] = by_name.get(name, 0.0) + spent
+        by_name["ended"] = self.total - sum(by_name.values())
+        return {
+            "seconds": round(self.total, 1),
+            "threads": {name: round(spent, 1) for name, spent in sorted(by_name.items(), key=lambda kv: -kv[1])},
+        }
+
+
+def thread_cpu_seconds(pid: int) -> dict[str, tuple[str, float]]:
+    """Each thread of a process: its id → (its name without a trailing number, CPU seconds)."""
+    threads = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            name, seconds = _cpu_of(Path(f"/proc/{pid}/task/{tid}/stat").read_text())
+        except OSError:  # ended meanwhile
+            continue
+        threads[tid] = (thread_group(name), seconds)
+    return threads
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """A process's CPU seconds, its ended threads' included."""
+    return _cpu_of(Path(f"/proc/{pid}/stat").read_text())[1]
+
+
+def _cpu_of(stat: str) -> tuple[str, float]:
+    name, _, rest = stat.partition(" (")[2].rpartition(") ")
+    fields = rest.split()
+    return name, (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
+
+
+def thread_group(name: str) -> str:
+    """A thread's name without its number: "GC Thread#1" and "GC Thread#0" are one group.
+    (The kernel keeps 15 characters of a name: Neo4j's statement threads are "neo4j.BoltWorke".)"""
+    return re.sub(r"[\s#\-\[\]\d]+$", "", name) or name
+
+
 class Measured(NamedTuple):
     seconds: float
     peak_rss_mb: float  # of the command's processes together (see measured)
     largest_rss_mb: float  # of its largest single process
     peak_pss_mb: float  # of its processes together, each shared page divided among its sharers
+    cpu_seconds: float  # of the command and the processes it waited for
     rejected: int
 
 
@@ -710,7 +786,7 @@ def measured(command: list[str], home: Path) -> Measured:
         peaks = [0, 0, 0]  # the summed RSS, the largest process's VmHWM, the summed PSS
         sampler = threading.Thread(target=_sample_tree_memory, args=(process.pid, done, peaks), daemon=True)
         sampler.start()
-        _, status, _ = os.wait4(process.pid, 0)
+        _, status, usage = os.wait4(process.pid, 0)
         seconds = time.perf_counter() - started
         done.set()
         sampler.join()
@@ -725,6 +801,7 @@ def measured(command: list[str], home: Path) -> Measured:
             round(max(summed, largest) / 2**20, 1),
             round(largest / 2**20, 1),
             round(proportional / 2**20, 1),
+            round(usage.ru_utime + usage.ru_stime, 1),
             errors.count("paperkg: rejected:"),
         )
 

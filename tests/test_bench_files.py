@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
+import time
 from pathlib import Path
+
+import pytest
 
 from paperkg.ingest.graph.admin_import import NODES, RELATIONSHIPS, export_admin_import
 from paperkg.ingest.run import ingest_paths
@@ -99,3 +103,20 @@ def test_naive_rows_carry_each_property_in_the_contracts_type():
         "end": "arxiv:0704.0001",
         "properties": {"title": "A title", "year": 2001, "lines": [3, 7], "subject": True},
     }
+
+
+def test_a_process_cpu_is_split_by_thread_name_without_the_threads_number():
+    bench = bench_module()
+    assert [bench.thread_group(name) for name in ("GC Thread#1", "C2 CompilerThre", "MuninnPageCache[1]")] == [
+        "GC Thread",
+        "C2 CompilerThre",
+        "MuninnPageCache",
+    ]
+    with bench.ThreadCpu(os.getpid()) as measured:
+        started = time.process_time()
+        while time.process_time() - started < 0.5:
+            pass
+    cpu = measured.seconds()
+    assert 0.4 <= cpu["seconds"] <= 1.5
+    assert max(cpu["threads"].values()) >= 0.4  # this thread, under its name
+    assert cpu["threads"]["ended"] == pytest.approx(0, abs=0.1)  # no thread ended meanwhile
