@@ -974,12 +974,28 @@ def table(results: dict[str, Any]) -> str:
     ]
     if by_kind:
         lines.append("parse MB/s by kind of document, per CPU second: " + "; ".join(by_kind))
+    cpu = [
+        f"{r['papers']:,}: LOAD CSV {_cpu_split(r['load_csv'])}, ingest {_cpu_split(r['ingest'])} "
+        f"and {r['ingest']['client_cpu']} in paperkg"
+        for r in results["sizes"]
+        if "server_cpu" in r["ingest"]
+    ]
+    if cpu:
+        lines.append(
+            "server CPU s in all (statements / JIT's C2 / GC) during each median first load: " + "; ".join(cpu)
+        )
     for r in results["sizes"]:
         if "admin_import" in r:
             lines += ["", offline_line(r) + f" vs {r['items']:,} ingested"]
         if "queries" in r:
             lines += query_lines(r)
     return "\n".join(lines)
+
+
+def _cpu_split(run: dict[str, Any]) -> str:
+    threads = run["server_cpu"]["threads"]
+    parts = " / ".join(str(threads.get(name, 0)) for name in ("neo4j.BoltWorke", "C2 CompilerThre", "GC Thread"))
+    return f"{run['server_cpu']['seconds']} ({parts})"
 
 
 def partial_table(run: dict[str, Any]) -> str:
