@@ -722,7 +722,11 @@ class ThreadCpu:
         by_name["ended"] = self.total - sum(by_name.values())
         return {
             "seconds": round(self.total, 1),
-            "threads": {name: round(spent, 1) for name, spent in sorted(by_name.items(), key=lambda kv: -kv[1])},
+            "threads": {
+                name: round(spent, 1)
+                for name, spent in sorted(by_name.items(), key=lambda kv: -kv[1])
+                if round(spent, 1) or name == "ended"
+            },
         }
 
 
