@@ -270,7 +270,10 @@ class Bench:
         # A first ingest reads every file; the server's classpath and extension stay cached.
         for path in (cache_home(self.instance.home) / "paperkg").glob(f"{files.FILE_NAME}*"):
             path.unlink()
-        with ThreadCpu(int(self.instance.pid_file.read_text())) as server:
+        pid = self.instance.pid()
+        if pid is None:
+            raise SystemExit(f"the benchmark's server in {self.instance.home} stopped")
+        with ThreadCpu(pid) as server:
             run = load(source)
         return {**run, "server_cpu": server.seconds()}
 
@@ -688,8 +691,9 @@ def median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
 class ThreadCpu:
     """The CPU seconds a process (the server's JVM) spends while the block runs, in all and by
     thread name: the statements' threads (neo4j.BoltWorker), the JIT's compilers, the garbage
-    collector. Its threads are read from /proc every THREAD_SAMPLE_SECONDS; a thread that
-    started and ended between two reads is in the total and under "ended"."""
+    collector. Its threads are read from /proc every THREAD_SAMPLE_SECONDS; what a thread spent
+    after the last read before it ended (all of it, for one that lived between two reads) is in
+    the total and under "ended"."""
 
     def __init__(self, pid: int) -> None:
         self.pid = pid
@@ -717,7 +721,9 @@ class ThreadCpu:
         """{"seconds": the total, "threads": {name: seconds}}, the largest first."""
         by_name: dict[str, float] = {}
         for tid, (name, seconds) in self.threads.items():
-            spent = seconds - self.before.get(tid, (name, 0.0))[1]
+            earlier = self.before.get(tid)
+            # A thread id the kernel gave again to a new thread is another thread.
+            spent = seconds - (earlier[1] if earlier and earlier[0] == name else 0.0)
             by_name[name] = by_name.get(name, 0.0) + spent
         by_name["ended"] = self.total - sum(by_name.values())
         return {
