@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import loadavg, sample_sets, timed
+from run import loadavg, process_cpu_seconds, sample_sets, timed
 
 from paperkg.server import Instance
 
@@ -123,10 +123,7 @@ def analyze(home: Path) -> dict[str, float]:
 
 def server_cpu(pid: int | None) -> float:
     """The server process's CPU seconds so far (user and system, from /proc)."""
-    if pid is None:
-        return 0.0
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return 0.0 if pid is None else process_cpu_seconds(pid)
 
 
 if __name__ == "__main__":

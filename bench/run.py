@@ -754,9 +754,15 @@ def process_cpu_seconds(pid: int) -> float:
 
 
 def _cpu_of(stat: str) -> tuple[str, float]:
-    name, _, rest = stat.partition(" (")[2].rpartition(") ")
-    fields = rest.split()
+    name, fields = stat_fields(stat)
     return name, (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
+
+
+def stat_fields(stat: str) -> tuple[str, list[str]]:
+    """A /proc stat line: the command's name (which may hold spaces and parentheses) and the
+    fields after it (state, parent, …)."""
+    name, _, rest = stat.partition(" (")[2].rpartition(") ")
+    return name, rest.split()
 
 
 def thread_group(name: str) -> str:
@@ -836,7 +842,7 @@ def tree_memory(pid: int) -> tuple[int, int, int]:
                 stat = Path(entry.path, "stat").read_text()
             except OSError:  # ended meanwhile
                 continue
-            parent = int(stat.rsplit(")", 1)[1].split()[1])  # after the command's name, which may hold spaces
+            parent = int(stat_fields(stat)[1][1])
             children.setdefault(parent, []).append(int(entry.name))
     summed = largest = proportional = 0
     pending = [pid]
