@@ -5,8 +5,9 @@
     .venv/bin/python bench/first_load.py --papers 10000 [--pairs 3] [--warm-up-papers 300] [--work DIR]
 
 Prints each pair's times, the load average at each start and their ratio, the server's CPU
-seconds by thread (its statements' threads, the JIT's compilers, the garbage collector) and the
-ingest's own CPU, then the ratio of the medians; not part of the suite.
+seconds by thread (its statements' threads, the JIT's compilers, the garbage collector) and
+the time its threads waited for a core, the ingest's own CPU, then the ratio of the medians;
+not part of the suite.
 """
 
 from __future__ import annotations
@@ -65,9 +66,11 @@ def main() -> int:
 
 
 def cpu_line(cpu: dict) -> str:
-    """The server's CPU seconds in all, then its busiest thread groups."""
+    """The server's CPU seconds in all, then its busiest thread groups, then how long those
+    that waited most were ready to run but had no core."""
     busiest = ", ".join(f"{name} {seconds}" for name, seconds in list(cpu["threads"].items())[:4])
-    return f"{cpu['seconds']} s ({busiest})"
+    waited = ", ".join(f"{name} {seconds}" for name, seconds in list(cpu["waited"].items())[:3])
+    return f"{cpu['seconds']} s ({busiest}); waited for a core: {waited}"
 
 
 if __name__ == "__main__":

@@ -691,18 +691,19 @@ def median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
 class ThreadCpu:
     """The CPU seconds a process (the server's JVM) spends while the block runs, in all and by
     thread name: the statements' threads (neo4j.BoltWorker), the JIT's compilers, the garbage
-    collector. Its threads are read from /proc every THREAD_SAMPLE_SECONDS; what a thread spent
-    after the last read before it ended (all of it, for one that lived between two reads) is in
-    the total and under "ended"."""
+    collector; and the seconds each group was ready to run but waited for a core (the kernel's
+    run-queue delay). Its threads are read from /proc every THREAD_SAMPLE_SECONDS; what a thread
+    spent after the last read before it ended (all of it, for one that lived between two
+    reads) is in the total and under "ended"."""
 
     def __init__(self, pid: int) -> None:
         self.pid = pid
         self.done = threading.Event()
-        self.threads: dict[str, tuple[str, float]] = {}  # thread id → (name, CPU seconds)
+        self.threads: dict[str, ThreadTimes] = {}  # by thread id
 
     def __enter__(self) -> ThreadCpu:
         self.before_total = process_cpu_seconds(self.pid)
-        self.before = thread_cpu_seconds(self.pid)
+        self.before = thread_times(self.pid)
         self.sampler = threading.Thread(target=self._sample, daemon=True)
         self.sampler.start()
         return self
@@ -710,41 +711,55 @@ class ThreadCpu:
     def __exit__(self, *exc: object) -> None:
         self.done.set()
         self.sampler.join()
-        self.threads.update(thread_cpu_seconds(self.pid))
+        self.threads.update(thread_times(self.pid))
         self.total = process_cpu_seconds(self.pid) - self.before_total
 
     def _sample(self) -> None:
         while not self.done.wait(THREAD_SAMPLE_SECONDS):
-            self.threads.update(thread_cpu_seconds(self.pid))
+            self.threads.update(thread_times(self.pid))
 
     def seconds(self) -> dict[str, Any]:
-        """{"seconds": the total, "threads": {name: seconds}}, the largest first."""
-        by_name: dict[str, float] = {}
-        for tid, (name, seconds) in self.threads.items():
+        """{"seconds": the total, "threads": {name: CPU seconds}, "waited": {name: seconds
+        ready but not running}}, the largest first."""
+        spent: dict[str, float] = {}
+        waited: dict[str, float] = {}
+        for tid, times in self.threads.items():
             earlier = self.before.get(tid)
             # A thread id the kernel gave again to a new thread is another thread.
-            spent = seconds - (earlier[1] if earlier and earlier[0] == name else 0.0)
-            by_name[name] = by_name.get(name, 0.0) + spent
-        by_name["ended"] = self.total - sum(by_name.values())
-        return {
-            "seconds": round(self.total, 1),
-            "threads": {
-                name: round(spent, 1)
-                for name, spent in sorted(by_name.items(), key=lambda kv: -kv[1])
-                if round(spent, 1) or name == "ended"
-            },
-        }
+            if earlier is None or earlier.name != times.name:
+                earlier = ThreadTimes(times.name, 0.0, 0.0)
+            spent[times.name] = spent.get(times.name, 0.0) + times.cpu - earlier.cpu
+            waited[times.name] = waited.get(times.name, 0.0) + times.waited - earlier.waited
+        spent["ended"] = self.total - sum(spent.values())
+        return {"seconds": round(self.total, 1), "threads": _largest(spent, "ended"), "waited": _largest(waited)}
 
 
-def thread_cpu_seconds(pid: int) -> dict[str, tuple[str, float]]:
-    """Each thread of a process: its id → (its name without a trailing number, CPU seconds)."""
+def _largest(seconds: dict[str, float], keep: str = "") -> dict[str, float]:
+    """To a tenth of a second, the largest first, without the groups that round to nothing."""
+    return {
+        name: round(value, 1)
+        for name, value in sorted(seconds.items(), key=lambda kv: -kv[1])
+        if round(value, 1) or name == keep
+    }
+
+
+class ThreadTimes(NamedTuple):
+    name: str  # without a trailing number (thread_group)
+    cpu: float  # seconds run, user and system (/proc/…/stat)
+    waited: float  # seconds ready to run on a run queue (/proc/…/schedstat)
+
+
+def thread_times(pid: int) -> dict[str, ThreadTimes]:
+    """Each thread of a process, by its id."""
     threads = {}
     for tid in os.listdir(f"/proc/{pid}/task"):
+        task = Path(f"/proc/{pid}/task/{tid}")
         try:
-            name, seconds = _cpu_of(Path(f"/proc/{pid}/task/{tid}/stat").read_text())
+            name, seconds = _cpu_of((task / "stat").read_text())
+            waited_ns = int((task / "schedstat").read_text().split()[1])
         except OSError:  # ended meanwhile
             continue
-        threads[tid] = (thread_group(name), seconds)
+        threads[tid] = ThreadTimes(thread_group(name), seconds, waited_ns / 1e9)
     return threads
 
 
@@ -998,7 +1013,8 @@ def table(results: dict[str, Any]) -> str:
     ]
     if cpu:
         lines.append(
-            "server CPU s in all (statements / JIT's C2 / GC) during each median first load: " + "; ".join(cpu)
+            "server CPU s in all (statements / JIT's C2 / GC, and the statements' wait for a core) during "
+            "each median first load: " + "; ".join(cpu)
         )
     for r in results["sizes"]:
         if "admin_import" in r:
@@ -1011,7 +1027,8 @@ def table(results: dict[str, Any]) -> str:
 def _cpu_split(run: dict[str, Any]) -> str:
     threads = run["server_cpu"]["threads"]
     parts = " / ".join(str(threads.get(name, 0)) for name in ("neo4j.BoltWorke", "C2 CompilerThre", "GC Thread"))
-    return f"{run['server_cpu']['seconds']} ({parts})"
+    waited = run["server_cpu"].get("waited", {}).get("neo4j.BoltWorke")  # not in runs before it was measured
+    return f"{run['server_cpu']['seconds']} ({parts}{'' if waited is None else f', waited {waited}'})"
 
 
 def partial_table(run: dict[str, Any]) -> str:

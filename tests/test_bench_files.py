@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -120,3 +121,52 @@ def test_a_process_cpu_is_split_by_thread_name_without_the_threads_number():
     assert 0.4 <= cpu["seconds"] <= 1.5
     assert max(cpu["threads"].values()) >= 0.4  # this thread, under its name
     assert cpu["threads"]["ended"] == pytest.approx(0, abs=0.1)  # no thread ended meanwhile
+
+
+# Two threads hashing without the GIL (hashlib releases it for large buffers), both on one core;
+# they stay alive, hashed out, until told to end, so that the last read sees them.
+SHARING_ONE_CORE = """
+import hashlib, os, sys, threading, time
+os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+data = bytes(8 << 20)
+hashed, end = threading.Barrier(3), threading.Event()
+def hash_for(seconds):
+    stop = time.thread_time() + seconds
+    while time.thread_time() < stop:
+        hashlib.sha256(data).digest()
+    hashed.wait()
+    end.wait()
+threads = [threading.Thread(target=hash_for, args=(0.6,)) for _ in range(2)]
+print("ready", flush=True)
+sys.stdin.readline()
+for thread in threads:
+    thread.start()
+hashed.wait()
+print("hashed", flush=True)
+sys.stdin.readline()
+end.set()
+"""
+
+
+def test_a_process_threads_wait_for_a_core_is_measured_when_two_share_one():
+    bench = bench_module()
+    child = subprocess.Popen(
+        [sys.executable, "-c", SHARING_ONE_CORE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout.readline() == "ready\n"
+        with bench.ThreadCpu(child.pid) as measured:
+            child.stdin.write("go\n")
+            child.stdin.flush()
+            assert child.stdout.readline() == "hashed\n"
+        child.stdin.write("end\n")
+        child.stdin.flush()
+        child.wait(timeout=60)
+    finally:
+        child.kill()
+    cpu = measured.seconds()
+    # Each thread ran 0.6 s on the one core, mostly while the other was ready to: each waited
+    # about as long as the other ran.
+    hashing = next(iter(cpu["threads"]))  # the busiest group: the interpreter's threads, by its name
+    assert cpu["threads"][hashing] >= 1.2
+    assert cpu["waited"][hashing] >= 0.6
