@@ -1027,8 +1027,8 @@ def table(results: dict[str, Any]) -> str:
 def _cpu_split(run: dict[str, Any]) -> str:
     threads = run["server_cpu"]["threads"]
     parts = " / ".join(str(threads.get(name, 0)) for name in ("neo4j.BoltWorke", "C2 CompilerThre", "GC Thread"))
-    waited = run["server_cpu"].get("waited", {}).get("neo4j.BoltWorke")  # not in runs before it was measured
-    return f"{run['server_cpu']['seconds']} ({parts}{'' if waited is None else f', waited {waited}'})"
+    waited = run["server_cpu"]["waited"].get("neo4j.BoltWorke", 0)
+    return f"{run['server_cpu']['seconds']} ({parts}, waited {waited})"
 
 
 def partial_table(run: dict[str, Any]) -> str:
