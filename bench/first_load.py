@@ -1,8 +1,8 @@
 """Issue 20's headline ratio alone: first loads of one corpus, a hand-written `LOAD CSV` and
-`paperkg ingest`, alternating, each into a fresh database after a warm-up in the same server
+`paperkg ingest` (and with --bulk `paperkg ingest --bulk`), alternating, each into a fresh database after a warm-up in the same server
 (bench/run.py's `Bench.first_load`, without the benchmark's other stages).
 
-    .venv/bin/python bench/first_load.py --papers 10000 [--pairs 3] [--warm-up-papers 300] [--work DIR]
+    .venv/bin/python bench/first_load.py --papers 10000 [--pairs 3] [--bulk] [--warm-up-papers 300] [--work DIR]
 
 Prints each pair's times, the load average at each start and their ratio, the server's CPU
 seconds by thread (its statements' threads, the JIT's compilers, the garbage collector) and
@@ -34,13 +34,14 @@ def main() -> int:
     parser.add_argument("--pagecache", default="2g")
     parser.add_argument("--batch", type=int, default=DOCS_PER_TRANSACTION)
     parser.add_argument("--warm-up-papers", type=int, default=WARM_UP_PAPERS)
+    parser.add_argument("--bulk", action="store_true", help="also `paperkg ingest --bulk` in each pair")
     args = parser.parse_args()
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     bench = Bench(Instance(work / "home"), args, work)
     corpus, _ = bench.corpus(args.papers, work)
     export_dir = bench.instance.home / "import" / corpus.name
-    loads, ingests = [], []
+    loads, ingests, bulks = [], [], []
     try:
         bench.start()
         bench.export(corpus, export_dir)
@@ -48,6 +49,8 @@ def main() -> int:
             bench.export(bench.warm_corpus, bench.warm_export)
         for pair in range(1, args.pairs + 1):
             loads.append(bench.first_load(bench.load_csv, bench.warm_export, export_dir))
+            if args.bulk:
+                bulks.append(bench.first_load(bench.bulk_ingest, bench.warm_corpus, corpus))
             ingests.append(bench.first_load(bench.ingest, bench.warm_corpus, corpus))
             load, ingest = loads[-1], ingests[-1]
             log(
@@ -55,13 +58,24 @@ def main() -> int:
                 f"(load {ingest['load']}, peak RSS {ingest['peak_rss_mb']} MB), {ingest['items']:,} items: "
                 f"{load['seconds'] / ingest['seconds']:.2f}x"
             )
+            if args.bulk:
+                bulk = bulks[-1]
+                log(
+                    f"  ingest --bulk {bulk['seconds']} s (load {bulk['load']}, peak RSS {bulk['peak_rss_mb']} MB, "
+                    f"{bulk['items']:,} items): {load['seconds'] / bulk['seconds']:.2f}x"
+                )
             log(f"  server CPU: LOAD CSV {cpu_line(load['server_cpu'])}")
             log(f"  server CPU: ingest {cpu_line(ingest['server_cpu'])}; client CPU {ingest['client_cpu']} s")
+            if args.bulk:
+                log(f"  server CPU: ingest --bulk {cpu_line(bulk['server_cpu'])}; client CPU {bulk['client_cpu']} s")
     finally:
         bench.instance.stop()
     load_median = statistics.median(run["seconds"] for run in loads)
     ingest_median = statistics.median(run["seconds"] for run in ingests)
     print(f"medians: LOAD CSV {load_median:.1f} s, ingest {ingest_median:.1f} s: {load_median / ingest_median:.2f}x")
+    if bulks:
+        bulk_median = statistics.median(run["seconds"] for run in bulks)
+        print(f"  ingest --bulk {bulk_median:.1f} s: {load_median / bulk_median:.2f}x")
     return 0
 
 

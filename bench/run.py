@@ -13,8 +13,10 @@ test suite's):
   file-hash cache, paperkg.ingest.files, is the benchmark's own and emptied before each first
   ingest, so that a first ingest reads every file as a user's first does; the re-ingests and
   the sync find what it recorded);
-* the same graph written by a straightforward `LOAD CSV` script (bench/load_csv.cypher: MERGE
-  on the constrained keys, `CALL {...} IN TRANSACTIONS`) from the rows `paperkg export
+* `paperkg ingest --bulk` into an empty database (paperkg.ingest.bulk: the export below, then
+  `LOAD CSV` that only creates);
+* the same graph written by a straightforward `LOAD CSV` script (`load_csv_script`: MERGE on
+  the constrained keys, `CALL {...} IN TRANSACTIONS`) from the rows `paperkg export
   --admin-import` writes, copied into the instance's import directory, and by a naive path
   that writes each row in a transaction of its own (bench/naive/*.cypher; a sample,
   extrapolated: the full run would take hours);
@@ -52,9 +54,10 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from paperkg.answers import drop, precompute
-from paperkg.cypher_files import read_cypher_file
+from paperkg.cypher_files import read_cypher_file, statements
 from paperkg.db import KnowledgeBase, connect
 from paperkg.ingest import ParseError, files, parse_bytes
+from paperkg.ingest.bulk import checked_script
 from paperkg.ingest.graph.admin_import import (
     ARRAY_DELIMITER,
     NODES,
@@ -79,6 +82,8 @@ REPEATED_UP_TO = 10_000
 WARM_UP_PAPERS = 300
 RSS_SAMPLE_SECONDS = 0.2
 THREAD_SAMPLE_SECONDS = 0.2
+# The bulk load's commit clause where it takes two transactions at once (cypher/bulk_load.cypher).
+CONCURRENT_BATCHES = re.compile(r"IN \d+ CONCURRENT TRANSACTIONS OF \d+ ROWS")
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -228,13 +233,16 @@ class Bench:
         # The two first loads alternate, LOAD CSV then paperkg, so both meet the machine in the
         # same state: this VM's speed drifts over minutes (in one run, the pure-Python parse went
         # from 16 MB/s at 2k papers to 10 MB/s at 50k).
-        loads, ingests = [], []
+        # The batch ingest last: the re-ingests and the sync below start from its graph.
+        loads, bulks, ingests = [], [], []
         for _ in range(FIRST_LOAD_RUNS if papers <= REPEATED_UP_TO else 1):
             loads.append(self.first_load(self.load_csv, self.warm_export, export_dir))
             log(f"LOAD CSV: {loads[-1]}")
+            bulks.append(self.first_load(self.bulk_ingest, self.warm_corpus, corpus))
+            log(f"ingest --bulk: {bulks[-1]}")
             ingests.append(self.first_load(self.ingest, self.warm_corpus, corpus))
             log(f"ingest: {ingests[-1]}")
-        row["load_csv"], row["ingest"] = median_run(loads), median_run(ingests)
+        row["load_csv"], row["bulk"], row["ingest"] = median_run(loads), median_run(bulks), median_run(ingests)
         row["items"] = row["ingest"]["items"]
         # The scheduled job's steady state, on the graph of the last load: the median of three
         # runs (the first, straight after the load, also meets the server still writing back
@@ -255,6 +263,7 @@ class Bench:
         shutil.rmtree(export_dir)
         row["ratios"] = {
             "ingest_vs_load_csv": round(row["ingest"]["items_per_s"] / row["load_csv"]["items_per_s"], 3),
+            "bulk_vs_load_csv": round(row["bulk"]["items_per_s"] / row["load_csv"]["items_per_s"], 3),
             "ingest_vs_naive": round(row["ingest"]["items_per_s"] / row["naive"]["items_per_s"], 1),
         }
         return row
@@ -304,10 +313,16 @@ class Bench:
     # -- paperkg ---------------------------------------------------------------------------
 
     def ingest(self, corpus: Path) -> dict[str, Any]:
+        return self._ingest(corpus, "--batch", str(self.args.batch))
+
+    def bulk_ingest(self, corpus: Path) -> dict[str, Any]:
+        """`paperkg ingest --bulk` (paperkg.ingest.bulk): only into an empty graph."""
+        return self._ingest(corpus, "--bulk")
+
+    def _ingest(self, corpus: Path, *options: str) -> dict[str, Any]:
         load = loadavg()
         run = measured(
-            [sys.executable, "-m", "paperkg.cli", "ingest", str(corpus), "--quiet", "--batch", str(self.args.batch)],
-            self.instance.home,
+            [sys.executable, "-m", "paperkg.cli", "ingest", str(corpus), "--quiet", *options], self.instance.home
         )
         counted = self.items()
         return {
@@ -430,9 +445,10 @@ class Bench:
     # -- Neo4j's paths -----------------------------------------------------------------------
 
     def load_csv(self, directory: Path) -> dict[str, Any]:
-        """The exported rows through bench/load_csv.cypher, a LOAD CSV script of the kind a user
+        """The exported rows through `load_csv_script`, a LOAD CSV script of the kind a user
         would write by hand (a copy is left next to the export's directory)."""
-        shutil.copyfile(ROOT / "load_csv.cypher", directory.parent / f"{directory.name}.load_csv.cypher")
+        script = ";\n\n".join(load_csv_script(directory)) + ";\n"
+        (directory.parent / f"{directory.name}.load_csv.cypher").write_text(script, encoding="utf-8")
         with self.kb() as kb:
             apply_schema(kb)
             load = loadavg()
@@ -554,31 +570,21 @@ def named_statements(folder: str) -> dict[str, str]:
 
 
 def load_csv_script(directory: Path) -> tuple[str, ...]:
-    """bench/load_csv.cypher, one statement per CSV file of the export in `directory` (nodes,
-    then relationships), each checked to read its file and every column of the file's header
-    (but the importer's :LABEL and :TYPE), so the script cannot fall behind admin_import."""
-    import csv
-
-    script = bench_statements("load_csv")
-    files = [node_file(label) for label in NODES] + list(RELATIONSHIPS)
-    if len(script) != len(files):
-        raise SystemExit(f"bench/load_csv.cypher has {len(script)} statements for {len(files)} CSV files")
-    for statement, name in zip(script, files):
-        with open(directory / f"{name}.csv", encoding="utf-8", newline="") as handle:
-            header = next(csv.reader(handle))
-        unread = [
-            column for column in header if column not in (":LABEL", ":TYPE") and f"row.`{column}`" not in statement
-        ]
-        if f"'/{name}.csv'" not in statement or unread:
-            raise SystemExit(
-                f"bench/load_csv.cypher: the statement for {name}.csv "
-                + (f"does not read {', '.join(unread)}" if unread else "reads another file")
-            )
-    return script
+    """The `LOAD CSV` script a user would write by hand for the export in `directory`:
+    paperkg's bulk load (cypher/bulk_load.cypher) with each CREATE a MERGE on the constrained
+    key, as a load into a graph that may hold the rows must, and every file committed one batch
+    of 10,000 rows at a time. Checked, like the bulk load, to read every column of every file."""
+    script = tuple(
+        CONCURRENT_BATCHES.sub("IN TRANSACTIONS OF 10000 ROWS", text)
+        .replace("CREATE (n:", "MERGE (n:")
+        .replace("CREATE (a)-[", "MERGE (a)-[")
+        for text in statements("bulk_load")
+    )
+    return checked_script(script, directory, "the benchmark's LOAD CSV script")
 
 
 def run_load_csv(kb: KnowledgeBase, directory: Path) -> None:
-    """bench/load_csv.cypher over the export in `directory`, a folder of the server's import
+    """`load_csv_script` over the export in `directory`, a folder of the server's import
     directory, in auto-commit transactions (its statements commit every 10,000 rows)."""
     parameters = {"folder": f"file:///{directory.name}", "delimiter": ARRAY_DELIMITER}
     with kb.driver.session(database=kb.database) as session:
@@ -966,6 +972,7 @@ def table(results: dict[str, Any]) -> str:
         "LOAD CSV items/s",
         "naive items/s*",
         "vs LOAD CSV",
+        "--bulk vs LOAD CSV",
         "vs naive",
         "re-ingest",
         "1 % sync",
@@ -986,6 +993,7 @@ def table(results: dict[str, Any]) -> str:
                 f"{r['load_csv']['items_per_s']:,}",
                 f"{r['naive']['items_per_s']:,}",
                 f"{r['ratios']['ingest_vs_load_csv']}x",
+                f"{r['ratios']['bulk_vs_load_csv']}x",
                 f"{r['ratios']['ingest_vs_naive']}x",
                 f"{100 * r['reingest']['fraction']:.1f}%",
                 f"{100 * r['sync']['fraction']:.1f}%",
@@ -997,6 +1005,14 @@ def table(results: dict[str, Any]) -> str:
     lines.append(
         "* naive: one transaction per row, measured on an evenly spread sample and extrapolated "
         + ", ".join(f"({r['naive']['sample_rows']} rows at {r['papers']:,})" for r in results["sizes"])
+    )
+    lines.append(
+        "ingest --bulk (export and LOAD CSV creating; peak RSS of its processes summed): "
+        + "; ".join(
+            f"{r['papers']:,}: {r['bulk']['seconds']} s against LOAD CSV's {r['load_csv']['seconds']} s, "
+            f"{r['bulk']['peak_rss_mb']} MB"
+            for r in results["sizes"]
+        )
     )
     by_kind = [
         f"{r['papers']:,}: " + ", ".join(f"{kind} {part['mb_per_s']}" for kind, part in r["parse"]["by_kind"].items())

@@ -331,7 +331,7 @@ def ingest_paths(
             "identity: run `paperkg reset --yes`, then ingest the documents again"
         )
     with IngestLock(kb, wait=lock_wait) as lock, FileHashes(cache_path(), checksum) as hashes:
-        report = RunReport(run_id=str(uuid.uuid4()), started_at=_now(), documents=DocumentResults(discovery.rejected))
+        report = RunReport(run_id=str(uuid.uuid4()), started_at=now(), documents=DocumentResults(discovery.rejected))
         changes = None
         if record_changes:
             report.changes_recorded = 0
@@ -388,7 +388,7 @@ def _run(
             rows=[{"doc_id": doc_id, "path": path} for doc_id, path in sorted(found.moved.items())],
         )
     _refresh_answers(kb, lock, report)
-    report.ended_at = _now()
+    report.ended_at = now()
     kb.execute(
         statement("record_run"),
         run_id=report.run_id,
@@ -401,7 +401,7 @@ def _run(
             "change_sets": changes.batches if changes else None,
         },
     )
-    report.graph_change = _change(before, kb.stats())
+    report.graph_change = graph_change(before, kb.stats())
     return report
 
 
@@ -431,7 +431,7 @@ def _record_failure(kb: KnowledgeBase, report: RunReport, exc: BaseException) ->
             run_id=report.run_id,
             properties={
                 "started_at": report.started_at,
-                "ended_at": _now(),
+                "ended_at": now(),
                 **report.totals,
                 "status": "failed",
                 "error": (first_line(exc) if str(exc) else type(exc).__name__)[:RUN_ERROR_CHARS],
@@ -441,7 +441,7 @@ def _record_failure(kb: KnowledgeBase, report: RunReport, exc: BaseException) ->
         pass
 
 
-def _change(before: dict[str, dict[str, int]], after: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
+def graph_change(before: dict[str, dict[str, int]], after: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
     """The counts that differ, per group (nodes, relationships): after minus before."""
     return {
         group: {
@@ -822,5 +822,6 @@ def _transaction(kb: KnowledgeBase, batch: Batch, run_id: str, changes: ChangeLo
         raise ConnectionFailed(f"lost the connection to Neo4j at {uri} while writing: {first_line(exc)}") from None
 
 
-def _now() -> str:
+def now() -> str:
+    """The time as a run records it: UTC, to the second."""
     return datetime.now(UTC).isoformat(timespec="seconds")

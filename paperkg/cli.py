@@ -111,9 +111,28 @@ def _describe(document) -> str:
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
+    if args.bulk:
+        return _bulk_ingestion(args)
     from paperkg.ingest.run import ingest_paths
 
     return _run_ingestion(args, ingest_paths, args.paths)
+
+
+def _bulk_ingestion(args: argparse.Namespace) -> int:
+    from paperkg.db import connect
+    from paperkg.ingest.bulk import BulkLoadError, bulk_ingest
+
+    if args.follow_links or args.no_changes:
+        raise CommandError(
+            "--bulk reads the paths as `paperkg export --admin-import` does: no --follow-links or --no-changes"
+        )
+    _require_paths(args.paths)
+    try:
+        with connect() as kb:
+            report = bulk_ingest(kb, args.paths, lock_wait=args.wait, max_bytes=args.max_bytes)
+    except (FileNotFoundError, BulkLoadError) as exc:
+        raise CommandError(str(exc)) from None
+    return _print_report(args, report)
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
@@ -131,10 +150,7 @@ def _run_ingestion(args: argparse.Namespace, run: Callable, target) -> int:
     from paperkg.db import connect
     from paperkg.ingest.run import GraphOutdated
 
-    # Before connecting, which may first start the managed server.
-    for path in [target] if isinstance(target, str) else target:
-        if not os.path.exists(path):
-            raise CommandError(f"{path}: no such file or directory")
+    _require_paths([target] if isinstance(target, str) else target)
     progress = not args.quiet and not args.json and sys.stderr.isatty()
     try:
         with connect() as kb:
@@ -151,6 +167,17 @@ def _run_ingestion(args: argparse.Namespace, run: Callable, target) -> int:
             )
     except (FileNotFoundError, GraphOutdated) as exc:
         raise CommandError(str(exc)) from None
+    return _print_report(args, report)
+
+
+def _require_paths(paths: list[str]) -> None:
+    """Each path exists; checked before connecting, which may first start the managed server."""
+    for path in paths:
+        if not os.path.exists(path):
+            raise CommandError(f"{path}: no such file or directory")
+
+
+def _print_report(args: argparse.Namespace, report) -> int:
     if args.json:
         report.write_json(sys.stdout)
     else:
@@ -287,8 +314,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         summary = export_admin_import(args.paths, args.admin_import, max_bytes=args.max_bytes, processes=args.processes)
     except (FileNotFoundError, ExportError) as exc:
         raise CommandError(str(exc)) from None
-    for error in summary.rejected:
-        print(f"paperkg: rejected: {error}", file=sys.stderr)
+    for rejected in summary.rejected:
+        print(f"paperkg: rejected: {rejected.error}", file=sys.stderr)
     print(summary.describe())
     if args.load:
         load(Instance(), summary.directory)
@@ -645,6 +672,12 @@ def build_parser() -> argparse.ArgumentParser:
         "ingest", cmd_ingest, "ingest files and directories into the graph", "paperkg ingest examples/corpus --json"
     )
     ingest.add_argument("paths", nargs="+", metavar="PATH")
+    ingest.add_argument(
+        "--bulk",
+        action="store_true",
+        help="a first load into the managed server's empty graph: identity resolved over the whole corpus "
+        "in memory, then LOAD CSV creating every node and relationship (faster; memory grows with the corpus)",
+    )
     sync = command(
         "sync",
         cmd_sync,

@@ -173,6 +173,11 @@ class KnowledgeBase:
     def __repr__(self) -> str:
         return f"<KnowledgeBase {self.settings!r}>"
 
+    @property
+    def managed(self) -> Instance | None:
+        """The managed server this connects to; None for a server NEO4J_URI names."""
+        return self.settings.managed if self.settings else None
+
     def close(self) -> None:
         self.driver.close()
 

@@ -16,7 +16,7 @@ import uuid
 from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, SessionExpired
 
 from paperkg.cypher_files import statement
-from paperkg.db import ConnectionFailed, KnowledgeBase
+from paperkg.db import ConnectionFailed, KnowledgeBase, log
 from paperkg.server import process_alive, process_start
 
 LOCK_NAME = "ingest"
@@ -69,10 +69,14 @@ class IngestLock:
             )
             if held["owner"] == self.owner:
                 return
-            if self._is_stale(held) and self.kb.execute(
-                statement("lock_take_over"), name=LOCK_NAME, stale_owner=held["owner"], holder=self.holder
-            ):
-                return
+            if self._is_stale(held):
+                taken = self.kb.execute(
+                    statement("lock_take_over"), name=LOCK_NAME, stale_owner=held["owner"], holder=self.holder
+                )
+                if taken:
+                    if taken[0]["unfinished_load"]:
+                        self._discard_unfinished_load(taken[0]["unfinished_load"])
+                    return
             if time.monotonic() >= deadline:
                 raise LockHeld(
                     f"another ingestion holds the lock (host {held['host']}, pid {held['pid']}, "
@@ -90,6 +94,19 @@ class IngestLock:
         if not self.kb.execute(statement("lock_heartbeat"), name=LOCK_NAME, owner=self.owner):
             raise LockLost("the ingestion lock was taken over by another run; stopping")
         self.beaten_at = time.monotonic()
+
+    def mark_unfinished_load(self, load: str | None) -> None:
+        """Mark the bulk load `load` (a run id) as writing, or (None) as finished: a holder that
+        stops before it unmarks leaves the mark to the one that takes the lock over."""
+        self.kb.execute(statement("lock_unfinished_load"), name=LOCK_NAME, owner=self.owner, load=load)
+
+    def _discard_unfinished_load(self, load: str) -> None:
+        """The stale holder was a bulk load that did not finish (paperkg.ingest.bulk): it began
+        on an empty graph, so what it wrote goes before this holder writes or reads."""
+        from paperkg.ingest.bulk import discard_unfinished_load
+
+        log.warning(f"a bulk load (run {load}) stopped before it finished: removing what it wrote")
+        discard_unfinished_load(self.kb, load)
 
     def release(self) -> None:
         self.kb.execute(statement("lock_release"), name=LOCK_NAME, owner=self.owner)

@@ -6,10 +6,11 @@ one plain `ingest` of the directory:
 
 * order: the files ingested in shuffled orders (named one by one, so discovery keeps the order);
 * batching: transactions of 1, 7 and 200 documents;
-* path: `sync`, the admin import (export, neo4j-admin, in an instance of its own), the corpus
-  copied elsewhere and ingested there, and synced again from there after a sync of the original;
-* history: everything synced, 10 % of the files deleted and synced (against a reference built
-  from the other 90 % alone), put back and synced.
+* path: `sync`, `ingest --bulk` (export, LOAD CSV), the admin import (export, neo4j-admin, in
+  an instance of its own), the corpus copied elsewhere and ingested there, and synced again
+  from there after a sync of the original;
+* history: everything loaded in bulk, or synced, then 10 % of the files deleted and synced
+  (against a reference built from the other 90 % alone), put back and synced.
 
 `differential_check` runs it on a knowledge base (emptied before each variant and after the
 last) and returns one `Outcome` per variant; tests/test_differential.py calls it on a small
@@ -28,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from paperkg.db import KnowledgeBase, connect
+from paperkg.ingest.bulk import bulk_ingest
 from paperkg.ingest.graph.admin_import import export_admin_import, finish_import, import_into
 from paperkg.ingest.run import DOCS_PER_TRANSACTION, discover, ingest_paths, sync_directory
 from paperkg.server import Instance
@@ -224,6 +226,7 @@ def differential_check(
                 lambda: ingest_paths(kb, shuffled, docs_per_transaction=size),
             )
     variant("sync DIR", reference, lambda: sync_directory(kb, corpus))
+    variant("ingest --bulk DIR (export, LOAD CSV)", reference, lambda: bulk_ingest(kb, [corpus]))
 
     started = time.perf_counter()
     export_admin_import([corpus], work / "export")
@@ -247,19 +250,27 @@ def differential_check(
     log(f"{'':8}{f'reference: ingest the other {len(kept):,} files':44}{seconds:8.1f} s")
     held = {path: work / "held-back" / str(index) for index, path in enumerate(sorted(retracted))}
     (work / "held-back").mkdir()
-    kb.reset()
-    started = time.perf_counter()
-    sync_directory(kb, corpus)
-    for path, away in held.items():
-        shutil.move(path, away)
-    try:
-        sync_directory(kb, corpus)
-        compare(
-            f"history: sync, delete {len(retracted):,} files, sync", rest, graph_of(kb), time.perf_counter() - started
-        )
-    finally:
+    # The sync's history last: the variant after it puts the files back on the graph it leaves.
+    for first, load in (
+        ("ingest --bulk", lambda: bulk_ingest(kb, [corpus])),
+        ("sync", lambda: sync_directory(kb, corpus)),
+    ):
+        kb.reset()
+        started = time.perf_counter()
+        load()
         for path, away in held.items():
-            shutil.move(away, path)
+            shutil.move(path, away)
+        try:
+            sync_directory(kb, corpus)
+            compare(
+                f"history: {first}, delete {len(retracted):,} files, sync",
+                rest,
+                graph_of(kb),
+                time.perf_counter() - started,
+            )
+        finally:
+            for path, away in held.items():
+                shutil.move(away, path)
     started = time.perf_counter()
     sync_directory(kb, corpus)
     compare("history: ... put them back, sync", reference, graph_of(kb), time.perf_counter() - started)

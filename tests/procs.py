@@ -25,6 +25,7 @@ T = TypeVar("T")
 # One fixed statement per label (labels are never formatted into Cypher).
 _BLOCK = {
     "Paper": "CREATE INDEX reliability_block_paper IF NOT EXISTS FOR (n:Paper) ON (n.reliability_block)",
+    "Claim": "CREATE INDEX reliability_block_claim IF NOT EXISTS FOR (n:Claim) ON (n.reliability_block)",
     "IngestRun": "CREATE INDEX reliability_block_run IF NOT EXISTS FOR (n:IngestRun) ON (n.reliability_block)",
 }
 

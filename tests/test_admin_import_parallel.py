@@ -47,7 +47,7 @@ def test_two_processes_write_the_files_of_one(corpus, tmp_path, monkeypatch):
     one = export_admin_import([corpus], tmp_path / "one", processes=1)
     two = export_admin_import([corpus], tmp_path / "two", processes=2)
 
-    assert [Path(error.split(":")[0]).name for error in one.rejected] == ["card_0000.bad.txt", "page_0000.bad.txt"]
+    assert [Path(result.path).name for result in one.rejected] == ["card_0000.bad.txt", "page_0000.bad.txt"]
     assert two.rejected == one.rejected
     assert one.documents == len(list(corpus.iterdir())) - 2
     assert (two.documents, two.nodes, two.relationships) == (one.documents, one.nodes, one.relationships)

@@ -21,7 +21,8 @@ RESULTS = {
             "papers": 10_000,
             "parse": {"mb_per_s": 21.5, "load": 1.0},
             "ingest": {"load": 1.5, "peak_rss_mb": 120.0},
-            "ratios": {"ingest_vs_load_csv": 1.02},
+            "bulk": {"load": 1.2, "peak_rss_mb": 280.0},
+            "ratios": {"ingest_vs_load_csv": 1.02, "bulk_vs_load_csv": 1.12},
         },
         {
             "papers": 50_000,
@@ -55,8 +56,11 @@ RESULTS = {
 def test_each_goal_is_met_missed_or_not_measured_with_its_figure():
     found = {goal.goal: (goal.figure, goal.status, goal.load) for goal in goals(RESULTS)}
     assert found == {
-        "first ingest >= 1.0x LOAD CSV at 10,000 papers": ("1.02x", "met", 1.5),
-        "first ingest >= 1.0x LOAD CSV at 50,000 papers": ("0.9x", "missed", 2.5),
+        "first ingest (`ingest --bulk`, an empty graph) >= 1.0x LOAD CSV at 10,000 papers": ("1.12x", "met", 1.2),
+        "first ingest batch by batch (`ingest`) >= 1.0x LOAD CSV at 10,000 papers": ("1.02x", "met", 1.5),
+        # A run from before `--bulk`: not measured there.
+        "first ingest (`ingest --bulk`, an empty graph) >= 1.0x LOAD CSV at 50,000 papers": ("", "not measured", None),
+        "first ingest batch by batch (`ingest`) >= 1.0x LOAD CSV at 50,000 papers": ("0.9x", "missed", 2.5),
         "500,000 papers through the offline path in <= 30 min end to end": ("25.0 min", "met", 3.5),
         "the offline path at 500,000 papers with peak RSS <= 1 GB": (
             "export 900 MB (PSS 700 MB), neo4j-admin import 1,500 MB",

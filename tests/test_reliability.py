@@ -156,6 +156,54 @@ def edit_card(card: Path) -> None:
     card.write_text("\n".join(lines))
 
 
+def test_a_bulk_load_whose_lock_is_taken_over_has_its_statement_terminated_and_what_it_wrote_removed(
+    kb, neo4j_instance, corpus, clean, documents
+):
+    # A load frozen mid-statement (as one on another host that stopped answering): its connection
+    # stays open, so its statement would go on writing once unblocked, unless it is terminated.
+    proc = start("ingest", str(corpus), "--bulk", "--quiet")
+    try:
+        wait_until(lambda: holds_lock(kb, proc), what="the load to take the lock", proc=proc)
+        with blocking_writes(kb, "Claim"):  # the papers, their evidence and the documents land first
+            blocked = wait_until(lambda: blocked_statements(kb), what="the load's claims", proc=proc)
+            assert all("CREATE (n:Claim" in statement for statement in blocked)  # two transactions at once
+            proc.send_signal(signal.SIGSTOP)
+            assert count(kb, "Paper") > 0 and count(kb, "Document") == documents
+            with IngestLock(kb, stale_after=0):  # its heartbeat taken as stale, as after ten minutes
+                assert blocked_statements(kb) == []
+                assert kb.cypher("MATCH (n) WHERE NOT n:IngestLock RETURN count(n) AS nodes") == [{"nodes": 0}]
+        time.sleep(1)
+        assert kb.cypher("MATCH (n) RETURN count(n) AS nodes") == [{"nodes": 0}]  # nothing landed after
+        assert not list((neo4j_instance.home / "import").glob("paperkg-bulk-*"))  # nor its export
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate(timeout=30)
+
+    result = run("ingest", str(corpus), "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["totals"]["new"] == documents
+    assert dump(kb) == clean
+
+
+def test_a_run_that_takes_a_dead_bulk_loads_lock_over_says_it_removes_what_it_wrote(kb, corpus, clean, documents):
+    proc = start("ingest", str(corpus), "--bulk", "--quiet")
+    wait_until(lambda: holds_lock(kb, proc), what="the load to take the lock", proc=proc)
+    with blocking_writes(kb, "Claim"):
+        wait_until(lambda: blocked_statements(kb), what="the load's claims", proc=proc)
+        kill(proc)
+    time.sleep(0.5)  # the server ends the statement it was running for the dead client
+    assert count(kb, "Document") == documents and dump(kb) != clean
+
+    result = run("ingest", str(corpus), "--json")  # without --bulk
+    assert result.returncode == 0, result.stderr
+    assert re.search(
+        r"a bulk load \(run [0-9a-f-]{36}\) stopped before it finished: removing what it wrote", result.stderr
+    )
+    assert json.loads(result.stdout)["totals"]["new"] == documents
+    assert lock_holder(kb) is None
+    assert dump(kb) == clean
+
+
 def test_sigkill_while_rewriting_a_changed_document_keeps_its_old_version(kb, corpus, tmp_path):
     docs = tmp_path / "docs"
     docs.mkdir()

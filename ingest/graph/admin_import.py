@@ -64,6 +64,7 @@ from paperkg.ingest.graph.identity import Evidence, works_of
 from paperkg.ingest.graph.import_run import record_import
 from paperkg.ingest.graph.rows import Assertions
 from paperkg.ingest.graph.write import batch_rows, document_row, fold
+from paperkg.ingest.results import DocumentResult
 from paperkg.ingest.run import MAX_DOCUMENT_BYTES, discover, read_document
 from paperkg.schema import apply_schema
 from paperkg.server import HOME_MODE, Instance, require_java
@@ -103,7 +104,7 @@ class ExportError(Exception):
 class ExportSummary:
     directory: Path
     documents: int = 0
-    rejected: list[str] = field(default_factory=list)  # one error line per rejected document
+    rejected: list[DocumentResult] = field(default_factory=list)  # each rejected document's result, its error line
     nodes: dict[str, int] = field(default_factory=dict)
     relationships: dict[str, int] = field(default_factory=dict)
 
@@ -126,11 +127,13 @@ def export_admin_import(
     *,
     max_bytes: int = MAX_DOCUMENT_BYTES,
     processes: int | None = None,
+    run_id: str | None = None,
 ) -> ExportSummary:
     """Write the graph of the documents under `paths` as importer CSVs (and `import.args`) in
     `directory`, in `processes` processes (default: one per CPU; 1: all in this one). The files
     read are recorded in the file-hash cache (paperkg.ingest.files), so that the first sync
-    after the import need not read them again."""
+    after the import need not read them again. The documents carry `run_id` as the run that
+    wrote them (default: a new one)."""
     if processes is None:
         processes = os.cpu_count() or 1
     if processes < 1:
@@ -142,13 +145,13 @@ def export_admin_import(
     # that none writes there as it is removed.
     with tempfile.TemporaryDirectory(dir=out) as work, FileHashes(cache_path()) as hashes:
         discovery = discover(paths)
-        summary.rejected.extend(result.error for result in discovery.rejected)
+        summary.rejected.extend(discovery.rejected)
         with _Workers(_Shared(discovery.files, max_bytes, out, Path(work)), processes) as workers:
             chunk_ends: list[int] = []
             # The evidence goes straight to the resolver, which lets it go once it has indexed
             # it: held here, it would stay in memory through the second pass.
             evidence_files = _resolved(_first_pass(workers, summary, chunk_ends, hashes), workers.shared)
-            _second_pass(workers, chunk_ends, evidence_files, summary)
+            _second_pass(workers, chunk_ends, evidence_files, summary, run_id or str(uuid.uuid4()))
     # An argument file for `neo4j-admin @import.args`: one argument per line, quoted (paths may hold spaces).
     lines = ['"' + argument.replace("\\", "\\\\").replace('"', '\\"') + '"' for argument in import_arguments(out)]
     summary.arguments_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -216,14 +219,15 @@ def import_into(
         raise ExportError(f"neo4j-admin import failed (exit {result.returncode}):\n{tail}")
 
 
-def finish_import(kb: KnowledgeBase) -> None:
+def finish_import(kb: KnowledgeBase) -> dict[str, int]:
     """After an import, on the running server: constraints and indexes and the properties they
-    derive (claims' status among them), the empty lists back, and the import's run recorded."""
+    derive (claims' status among them), the empty lists back, and the import's run recorded
+    (`record_import`, whose runs it returns)."""
     apply_schema(kb)
     with kb.session() as session:
         for text in statements("restore_empty_lists"):
             session.run(text.rstrip(";")).consume()
-    record_import(kb)
+    return record_import(kb)
 
 
 # -- worker processes ---------------------------------------------------------------------------
@@ -327,11 +331,13 @@ def _first_pass(workers: _Workers, summary: ExportSummary, chunk_ends: list[int]
     return evidence
 
 
-def _parsed(shared: _Shared, start: int, stop: int) -> tuple[list[str], list[Evidence], int, bytes, list[tuple]]:
+def _parsed(
+    shared: _Shared, start: int, stop: int
+) -> tuple[list[DocumentResult], list[Evidence], int, bytes, list[tuple]]:
     """The documents `files[start:stop]`: their rejections, their distinct evidence in the
     order first found, how many were read, those pickled one after another for the spool, and
     the file-hash cache's rows of the files read."""
-    rejected: list[str] = []
+    rejected: list[DocumentResult] = []
     read_files: list[tuple] = []
     evidence: dict[Evidence, None] = {}
     spooled = io.BytesIO()
@@ -339,7 +345,7 @@ def _parsed(shared: _Shared, start: int, stop: int) -> tuple[list[str], list[Evi
     for index in range(start, stop):
         result, assertions = read_document(shared.files[index], shared.max_bytes, read_files=read_files)
         if assertions is None:
-            rejected.append(result.error or result.path)
+            rejected.append(result)
             continue
         evidence.update((unit.evidence, None) for unit in assertions.units)
         pickle.dump(assertions, spooled, protocol=pickle.HIGHEST_PROTOCOL)
@@ -544,9 +550,11 @@ def _ranges(chunk_ends: list[int], count: int) -> list[tuple[int, int]]:
     return list(pairwise(cuts))
 
 
-def _second_pass(workers: _Workers, chunk_ends: list[int], evidence_files: list[_Csv], summary: ExportSummary) -> None:
+def _second_pass(
+    workers: _Workers, chunk_ends: list[int], evidence_files: list[_Csv], summary: ExportSummary, run_id: str
+) -> None:
     shared = workers.shared
-    run_id, now = str(uuid.uuid4()), datetime.now(UTC)
+    now = datetime.now(UTC)
     ranges = _ranges(chunk_ends, workers.processes)
     documents = _documents_files(shared.out)
     try:

@@ -22,15 +22,16 @@ from paperkg.ingest.graph.changes import record_whole_changes
 IMPORT_ACTION = "import"
 
 
-def record_import(kb: KnowledgeBase) -> list[str]:
+def record_import(kb: KnowledgeBase) -> dict[str, int]:
     """Record the run of the import that made this graph, if it is a fresh import (documents,
-    no run history); the run ids recorded (none for a graph that has a history)."""
+    no run history): each run recorded (none for a graph that has a history) with the things
+    its change set counts."""
     with kb.session() as session:
         return session.execute_write(_record)
 
 
-def _record(tx: ManagedTransaction) -> list[str]:
-    recorded = []
+def _record(tx: ManagedTransaction) -> dict[str, int]:
+    recorded = {}
     for row in list(tx.run(statement("import_origin"))):
         exported = row["exported"].to_native() if row["exported"] is not None else datetime.now(UTC)
         documents = row["documents"]
@@ -52,8 +53,8 @@ def _record(tx: ManagedTransaction) -> list[str]:
                 "change_sets": 1,
             },
         ).consume()
-        record_whole_changes(
+        (counted,) = record_whole_changes(
             tx, row["run_id"], exported.isoformat(timespec="microseconds"), IMPORT_ACTION, documents, final=True
-        ).consume()
-        recorded.append(row["run_id"])
+        )
+        recorded[row["run_id"]] = counted["changes"]
     return recorded

@@ -1,0 +1,200 @@
+"""`paperkg ingest --bulk`: the first load of a corpus into an empty graph of the managed server.
+
+A batch ingest resolves identity batch by batch against the graph, and writes what the graph
+may already hold with MERGE. Into an empty graph both can be done once for the whole corpus:
+the export of `paperkg export --admin-import` resolves identity over every document (one
+process per core) and writes the graph as CSV files into the managed server's import
+directory; LOAD CSV reads them back with statements that only CREATE (cypher/bulk_load.cypher).
+The derived properties and the run follow, as after an offline import (`finish_import`), but
+the server keeps running. The graph is the one `paperkg ingest` writes (tests/differential.py
+compares them), and the next `ingest` or `sync` finds every loaded document unchanged.
+
+It costs what the export costs: memory that grows with the corpus's distinct evidence, and
+disk for the CSV files, removed when the load ends (docs/performance.md measures both).
+
+A load that fails partway removes what it wrote, so the graph is empty again. One that stops
+outright (killed, the machine down) leaves its mark on the ingestion lock: whoever takes the
+lock over next removes what it wrote (paperkg.lock), so no run builds on half a graph.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import shutil
+import threading
+import time
+import uuid
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from neo4j import Query
+from neo4j.exceptions import Neo4jError
+
+from paperkg.cypher_files import statement, statements
+from paperkg.db import KnowledgeBase, first_line
+from paperkg.ingest.graph.admin_import import (
+    ARRAY_DELIMITER,
+    NODES,
+    RELATIONSHIPS,
+    export_admin_import,
+    finish_import,
+    node_file,
+)
+from paperkg.ingest.results import DocumentResult
+from paperkg.ingest.run import RunReport, graph_change, now
+from paperkg.limits import MAX_DOCUMENT_BYTES
+from paperkg.lock import HEARTBEATS_PER_STALE_AFTER, IngestLock
+from paperkg.schema import apply_schema
+
+# The export's directory in the server's import directory: this, then the load's run id.
+DIRECTORY_PREFIX = "paperkg-bulk-"
+# The load's statements carry its run id under this key of their transaction metadata.
+TRANSACTION_METADATA = "paperkg_bulk_load"
+TERMINATION_WAIT_SECONDS = 60
+
+
+class BulkLoadError(Exception):
+    """The bulk load cannot run here, or failed (and removed what it wrote); the message says why."""
+
+
+def bulk_ingest(
+    kb: KnowledgeBase,
+    paths: Iterable[str | os.PathLike],
+    *,
+    lock_wait: float = 0.0,
+    max_bytes: int = MAX_DOCUMENT_BYTES,
+    processes: int | None = None,
+) -> RunReport:
+    """Load the documents under `paths` into the empty graph of the managed server; the run's
+    report, as `ingest_paths` gives it (the documents' mention counts aside: the export does
+    not count them per document). `processes`: the export's (default: one per CPU)."""
+    instance = kb.managed
+    if instance is None:
+        raise BulkLoadError(
+            "--bulk writes into the managed Neo4j's import directory, and NEO4J_URI names another server: "
+            "ingest without --bulk"
+        )
+    apply_schema(kb)
+    with IngestLock(kb, wait=lock_wait) as lock:
+        if kb.read("graph_holds_nodes")[0]["holds_nodes"]:
+            raise BulkLoadError("--bulk loads into an empty graph, and this one holds nodes: ingest without --bulk")
+        report = RunReport(run_id=str(uuid.uuid4()), started_at=now())
+        before = kb.stats()
+        directory = instance.home / "import" / f"{DIRECTORY_PREFIX}{report.run_id}"
+        try:
+            with _heartbeats(lock):
+                summary = export_admin_import(
+                    paths, directory, max_bytes=max_bytes, processes=processes, run_id=report.run_id
+                )
+                report.documents.extend(summary.rejected)
+                report.documents.extend(exported_documents(directory))
+                lock.mark_unfinished_load(report.run_id)
+                try:
+                    load_export(kb, directory, report.run_id)
+                    recorded = finish_import(kb)
+                except Neo4jError as exc:
+                    discard_unfinished_load(kb, report.run_id)
+                    raise BulkLoadError(
+                        f"the bulk load failed and what it wrote is removed: {first_line(exc)}"
+                    ) from None
+                finally:
+                    lock.mark_unfinished_load(None)
+        finally:
+            shutil.rmtree(directory, ignore_errors=True)
+        report.ended_at = now()
+        kb.execute(
+            statement("record_run"),
+            run_id=report.run_id,
+            properties={**report.totals, "ended_at": report.ended_at, "status": "ok" if report.ok else "rejected"},
+        )
+        report.graph_change = graph_change(before, kb.stats())
+        report.changes_recorded = recorded.get(report.run_id)
+        return report
+
+
+def load_export(kb: KnowledgeBase, directory: Path, load: str) -> None:
+    """cypher/bulk_load.cypher over the export in `directory`, a folder of the server's import
+    directory, in auto-commit transactions (its statements commit in batches), each marked as
+    the bulk load `load`'s (its run id) in its metadata."""
+    parameters = {"folder": f"file:///{directory.name}", "delimiter": ARRAY_DELIMITER}
+    metadata = {TRANSACTION_METADATA: load}
+    with kb.session() as session:
+        for text in checked_script(statements("bulk_load"), directory, "cypher/bulk_load.cypher"):
+            session.run(Query(text, metadata=metadata), parameters).consume()
+
+
+def checked_script(script: tuple[str, ...], directory: Path, name: str) -> tuple[str, ...]:
+    """`script` (one LOAD CSV statement per CSV file of the export in `directory`: nodes, then
+    relationships), checked to read each file and every column of its header (but the
+    importer's :LABEL and :TYPE), so that it cannot fall behind admin_import."""
+    files = [node_file(label) for label in NODES] + list(RELATIONSHIPS)
+    if len(script) != len(files):
+        raise BulkLoadError(f"{name} has {len(script)} statements for {len(files)} CSV files")
+    for text, file in zip(script, files, strict=True):
+        with open(directory / f"{file}.csv", encoding="utf-8", newline="") as handle:
+            header = next(csv.reader(handle))
+        unread = [column for column in header if column not in (":LABEL", ":TYPE") and f"row.`{column}`" not in text]
+        if f"'/{file}.csv'" not in text or unread:
+            raise BulkLoadError(
+                f"{name}: the statement for {file}.csv "
+                + (f"does not read {', '.join(unread)}" if unread else "reads another file")
+            )
+    return script
+
+
+def exported_documents(directory: Path) -> Iterator[DocumentResult]:
+    """Each document of the export in `directory` as a new one, in the export's order."""
+    with open(directory / f"{node_file('Document')}.csv", encoding="utf-8", newline="") as handle:
+        for row in csv.DictReader(handle):
+            yield DocumentResult(row["path:string"], "new", doc_id=row["doc_id:ID(Document)"])
+
+
+def discard_unfinished_load(kb: KnowledgeBase, load: str) -> None:
+    """Remove what the bulk load `load` (its run id) wrote, and its export when the managed
+    server's import directory still holds it: the load began on an empty graph. Its statement
+    may still be running on the server (a client's death does not end it): it is terminated
+    first, so that nothing it writes lands after the graph is emptied."""
+    deadline = time.monotonic() + TERMINATION_WAIT_SECONDS
+    while True:
+        rows = kb.execute(statement("bulk_load_transactions"), key=TRANSACTION_METADATA, load=load)
+        statements_of_load = {row["id"] for row in rows if row["of_load"]}
+        live = [row for row in rows if (row["id"] in statements_of_load or row["outer"] in statements_of_load)]
+        running = [row["id"] for row in live if not row["terminated"]]
+        if not running:
+            break
+        if time.monotonic() > deadline:
+            raise BulkLoadError(f"the bulk load's transactions ({', '.join(running)}) did not end when terminated")
+        kb.execute(statement("terminate_transactions"), ids=running)
+        time.sleep(0.1)
+    with kb.session() as session:
+        session.run(statement("discard_unfinished_load")).consume()
+    if kb.managed is not None:
+        shutil.rmtree(kb.managed.home / "import" / f"{DIRECTORY_PREFIX}{load}", ignore_errors=True)
+
+
+@contextmanager
+def _heartbeats(lock: IngestLock) -> Iterator[None]:
+    """Keep the lock shown alive while the export and the load run (neither returns for minutes
+    on a large corpus); a lost lock is raised when they end."""
+    stop = threading.Event()
+    lost: list[Exception] = []
+
+    def beat() -> None:
+        while not stop.wait(lock.stale_after / HEARTBEATS_PER_STALE_AFTER):
+            try:
+                lock.heartbeat()
+            except Exception as exc:  # raised in the caller's thread below
+                lost.append(exc)
+                return
+
+    thread = threading.Thread(target=beat, name="paperkg-lock-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+    if lost:
+        raise lost[0]

@@ -1,0 +1,136 @@
+"""`paperkg ingest --bulk`: a first load into an empty graph through the server's import
+directory (its graph against `ingest`'s is in tests/differential.py; a load killed halfway in
+tests/test_reliability.py)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from test_file_hashes import SETTLE
+
+from paperkg.db import connect
+from paperkg.ingest import bulk
+from paperkg.ingest.bulk import BulkLoadError, bulk_ingest
+from paperkg.ingest.run import ingest_paths, sync_directory
+
+from graph_dump import dump
+from procs import count, lock_holder, run
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples" / "corpus"
+
+
+@pytest.fixture
+def corpus(tmp_path) -> Path:
+    """The examples and one document that cannot be read as either format."""
+    corpus = tmp_path / "corpus"
+    shutil.copytree(EXAMPLES, corpus)
+    (corpus / "page_0000.bad.txt").write_text("# A title\n\nno sections follow\n", encoding="utf-8")
+    return corpus
+
+
+def exports_left(instance) -> list[str]:
+    return sorted(path.name for path in (instance.home / "import").glob(f"{bulk.DIRECTORY_PREFIX}*"))
+
+
+def test_a_bulk_load_reports_each_document_records_its_run_and_leaves_no_export(kb, corpus, neo4j_instance):
+    report = bulk_ingest(kb, [corpus])
+
+    documents = len(list(EXAMPLES.iterdir()))
+    assert report.totals == {
+        "seen": documents + 1,
+        "new": documents,
+        "changed": 0,
+        "unchanged": 0,
+        "rejected": 1,
+        "retracted": 0,
+    }
+    (rejected,) = [result for result in report.documents if result.status == "rejected"]
+    assert rejected.path == str(corpus / "page_0000.bad.txt") and rejected.line is not None
+    assert rejected.error.startswith(f"{corpus / 'page_0000.bad.txt'}:{rejected.line}: ")
+    assert sorted(Path(result.path).name for result in report.documents if result.status == "new") == sorted(
+        path.name for path in EXAMPLES.iterdir()
+    )
+    assert report.graph_change["nodes"] == {"Paper": 35, "Claim": 37, "Source": 26, "Document": 21, "IngestRun": 1}
+    (run_row,) = kb.cypher(
+        "MATCH (r:IngestRun) RETURN r.run_id AS run_id, r.action AS action, r.status AS status, "
+        "r.new AS new, r.rejected AS rejected, r.seen AS seen"
+    )
+    assert run_row == {
+        "run_id": report.run_id,
+        "action": "import",
+        "status": "rejected",
+        "new": documents,
+        "rejected": 1,
+        "seen": documents + 1,
+    }
+    assert lock_holder(kb) is None and exports_left(neo4j_instance) == []
+    # Its change set counts what a first batch ingest's counts.
+    kb.reset()
+    assert report.changes_recorded == ingest_paths(kb, [corpus]).changes_recorded > 0
+
+
+def test_a_sync_after_a_bulk_load_finds_every_document_unchanged_without_reading_it(kb, tmp_path, short_racy_window):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(EXAMPLES, corpus)
+    time.sleep(SETTLE)
+    bulk_ingest(kb, [corpus])
+    loaded = dump(kb)
+
+    again = sync_directory(kb, corpus)
+
+    assert again.totals["unchanged"] == again.totals["seen"] == len(list(EXAMPLES.iterdir()))
+    assert again.unchanged_not_read == again.totals["seen"]
+    assert dump(kb) == loaded
+
+
+def test_a_bulk_load_refuses_a_graph_that_holds_nodes(kb, corpus):
+    ingest_paths(kb, [EXAMPLES / "card_1906.01234.txt"])
+    before = dump(kb)
+
+    with pytest.raises(BulkLoadError, match=r"^--bulk loads into an empty graph, and this one holds nodes"):
+        bulk_ingest(kb, [corpus])
+    assert dump(kb) == before and lock_holder(kb) is None
+
+
+def test_a_bulk_load_needs_the_managed_server(kb, neo4j_instance, corpus):
+    with (
+        connect(uri=neo4j_instance.bolt_uri, auth=neo4j_instance.auth()) as other,
+        pytest.raises(BulkLoadError, match="managed Neo4j's import directory, and NEO4J_URI names another"),
+    ):
+        bulk_ingest(other, [corpus])
+    assert count(kb, "Document") == 0
+
+
+def test_a_bulk_load_that_fails_removes_what_it_wrote(kb, corpus, neo4j_instance, monkeypatch):
+    # The real script, then a statement the server fails: everything before it has committed.
+    script = bulk.checked_script
+    monkeypatch.setattr(bulk, "checked_script", lambda *args: (*script(*args), "RETURN 1 / 0 AS failed"))
+
+    with pytest.raises(BulkLoadError, match=r"^the bulk load failed and what it wrote is removed: .*/ by zero"):
+        bulk_ingest(kb, [corpus])
+    assert kb.cypher("MATCH (n) RETURN count(n) AS nodes") == [{"nodes": 0}]
+    assert exports_left(neo4j_instance) == []
+
+
+def test_the_command_prints_the_run_and_one_line_per_rejected_document(kb, corpus):
+    result = run("ingest", "--bulk", str(corpus))
+    assert result.returncode == 1  # a document was rejected
+    assert result.stderr.startswith(f"paperkg: rejected: {corpus / 'page_0000.bad.txt'}:")
+    assert result.stderr.count("\n") == 1
+    assert result.stdout.splitlines() == [
+        "22 documents: 21 new, 0 changed, 0 unchanged, 1 rejected",
+        "graph: nodes +35 Paper, +37 Claim, +26 Source, +21 Document; relationships +101 CITES, +37 MAKES, "
+        "+21 CHECKED_AGAINST, +12 SUPPORTS, +26 REFERS_TO, +217 MENTIONS",
+    ]
+    again = run("ingest", "--bulk", str(corpus))
+    assert again.returncode == 2 and again.stdout == ""  # a usage error
+    assert again.stderr == (
+        "paperkg: error: --bulk loads into an empty graph, and this one holds nodes: ingest without --bulk\n"
+    )
+    summary = json.loads(run("sync", str(corpus), "--json").stdout)["totals"]
+    assert (summary["unchanged"], summary["new"]) == (21, 0)
