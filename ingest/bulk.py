@@ -42,6 +42,7 @@ from paperkg.ingest.graph.admin_import import (
     finish_import,
     node_file,
 )
+from paperkg.ingest.graph.import_run import IMPORT_ACTION
 from paperkg.ingest.results import DocumentResult
 from paperkg.ingest.run import RunReport, graph_change, now
 from paperkg.limits import MAX_DOCUMENT_BYTES
@@ -94,20 +95,30 @@ def bulk_ingest(
                 try:
                     load_export(kb, directory, report.run_id)
                     recorded = finish_import(kb)
-                except Neo4jError as exc:
+                except BaseException as exc:  # interrupted too: half a graph must not stay
+                    # If this fails as well (the server gone), the mark stays with the lock,
+                    # which is then not released: the next holder removes what was written.
                     discard_unfinished_load(kb, report.run_id)
-                    raise BulkLoadError(
-                        f"the bulk load failed and what it wrote is removed: {first_line(exc)}"
-                    ) from None
-                finally:
                     lock.mark_unfinished_load(None)
+                    if isinstance(exc, Neo4jError):
+                        raise BulkLoadError(
+                            f"the bulk load failed and what it wrote is removed: {first_line(exc)}"
+                        ) from None
+                    raise
+                lock.mark_unfinished_load(None)
         finally:
             shutil.rmtree(directory, ignore_errors=True)
         report.ended_at = now()
         kb.execute(
             statement("record_run"),
             run_id=report.run_id,
-            properties={**report.totals, "ended_at": report.ended_at, "status": "ok" if report.ok else "rejected"},
+            properties={
+                **report.totals,
+                "started_at": report.started_at,
+                "ended_at": report.ended_at,
+                "status": "ok" if report.ok else "rejected",
+                "action": IMPORT_ACTION,
+            },
         )
         report.graph_change = graph_change(before, kb.stats())
         report.changes_recorded = recorded.get(report.run_id)

@@ -16,6 +16,7 @@ from paperkg.db import connect
 from paperkg.ingest import bulk
 from paperkg.ingest.bulk import BulkLoadError, bulk_ingest
 from paperkg.ingest.run import ingest_paths, sync_directory
+from paperkg.lock import IngestLock
 
 from graph_dump import dump
 from procs import count, lock_holder, run
@@ -134,3 +135,24 @@ def test_the_command_prints_the_run_and_one_line_per_rejected_document(kb, corpu
     )
     summary = json.loads(run("sync", str(corpus), "--json").stdout)["totals"]
     assert (summary["unchanged"], summary["new"]) == (21, 0)
+
+
+def test_a_bulk_load_interrupted_after_it_began_writing_removes_what_it_wrote(kb, corpus, monkeypatch):
+    def interrupted(kb):
+        raise KeyboardInterrupt  # as Ctrl-C would, once every file has been loaded
+
+    monkeypatch.setattr(bulk, "finish_import", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        bulk_ingest(kb, [corpus])
+    assert kb.cypher("MATCH (n) RETURN count(n) AS nodes") == [{"nodes": 0}]
+
+
+def test_a_lock_marking_an_unfinished_load_outlives_its_release_and_its_next_holder_removes_the_load(kb):
+    ingest_paths(kb, [EXAMPLES])
+    with IngestLock(kb) as lock:
+        lock.mark_unfinished_load("a-load-that-could-not-be-removed")
+    assert lock_holder(kb) is not None  # kept, marked, past its holder's release
+
+    with IngestLock(kb, stale_after=0):  # taken over (its heartbeat taken as stale)
+        assert kb.cypher("MATCH (n) WHERE NOT n:IngestLock RETURN count(n) AS nodes") == [{"nodes": 0}]
+    assert lock_holder(kb) is None
