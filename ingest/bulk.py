@@ -108,18 +108,7 @@ def bulk_ingest(
                 lock.mark_unfinished_load(None)
         finally:
             shutil.rmtree(directory, ignore_errors=True)
-        report.ended_at = now()
-        kb.execute(
-            statement("record_run"),
-            run_id=report.run_id,
-            properties={
-                **report.totals,
-                "started_at": report.started_at,
-                "ended_at": report.ended_at,
-                "status": "ok" if report.ok else "rejected",
-                "action": IMPORT_ACTION,
-            },
-        )
+        report.record(kb, action=IMPORT_ACTION)
         report.graph_change = graph_change(before, kb.stats())
         report.changes_recorded = recorded.get(report.run_id)
         return report

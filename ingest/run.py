@@ -119,6 +119,22 @@ class RunReport:
     def to_dict(self) -> dict[str, Any]:
         return {**self.summary_dict(), "documents": [asdict(document) for document in self.documents]}
 
+    def record(self, kb: KnowledgeBase, **properties: Any) -> None:
+        """End the run now and record it as its IngestRun: its times, totals and status, and
+        `properties`."""
+        self.ended_at = now()
+        kb.execute(
+            statement("record_run"),
+            run_id=self.run_id,
+            properties={
+                "started_at": self.started_at,
+                "ended_at": self.ended_at,
+                **self.totals,
+                "status": "ok" if self.ok else "rejected",
+                **properties,
+            },
+        )
+
     def write_json(self, out: IO[str]) -> None:
         """`to_dict()` as JSON (indented by two), written one document at a time."""
         write_json(self.summary_dict(), self.documents, out)
@@ -388,18 +404,10 @@ def _run(
             rows=[{"doc_id": doc_id, "path": path} for doc_id, path in sorted(found.moved.items())],
         )
     _refresh_answers(kb, lock, report)
-    report.ended_at = now()
-    kb.execute(
-        statement("record_run"),
-        run_id=report.run_id,
-        properties={
-            "started_at": report.started_at,
-            "ended_at": report.ended_at,
-            **report.totals,
-            "status": "ok" if report.ok else "rejected",
-            "run_started": changes.run_started if changes else None,
-            "change_sets": changes.batches if changes else None,
-        },
+    report.record(
+        kb,
+        run_started=changes.run_started if changes else None,
+        change_sets=changes.batches if changes else None,
     )
     report.graph_change = graph_change(before, kb.stats())
     return report
