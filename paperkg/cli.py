@@ -121,6 +121,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 def _bulk_ingestion(args: argparse.Namespace) -> int:
     from paperkg.db import connect
     from paperkg.ingest.bulk import BulkLoadError, bulk_ingest
+    from paperkg.ingest.graph.admin_import import ExportError
 
     if args.follow_links or args.no_changes:
         raise CommandError(
@@ -130,7 +131,7 @@ def _bulk_ingestion(args: argparse.Namespace) -> int:
     try:
         with connect() as kb:
             report = bulk_ingest(kb, args.paths, lock_wait=args.wait, max_bytes=args.max_bytes)
-    except (FileNotFoundError, BulkLoadError) as exc:
+    except (FileNotFoundError, BulkLoadError, ExportError) as exc:
         raise CommandError(str(exc)) from None
     return _print_report(args, report)
 
