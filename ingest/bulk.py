@@ -84,15 +84,16 @@ def bulk_ingest(
         report = RunReport(run_id=str(uuid.uuid4()), started_at=now())
         before = kb.stats()
         directory = instance.home / "import" / f"{DIRECTORY_PREFIX}{report.run_id}"
+        # Marked from before the export, so that a load killed at any point leaves no export behind.
+        lock.mark_unfinished_load(report.run_id)
         try:
             with _heartbeats(lock):
-                summary = export_admin_import(
-                    paths, directory, max_bytes=max_bytes, processes=processes, run_id=report.run_id
-                )
-                report.documents.extend(summary.rejected)
-                report.documents.extend(exported_documents(directory))
-                lock.mark_unfinished_load(report.run_id)
                 try:
+                    summary = export_admin_import(
+                        paths, directory, max_bytes=max_bytes, processes=processes, run_id=report.run_id
+                    )
+                    report.documents.extend(summary.rejected)
+                    report.documents.extend(exported_documents(directory))
                     load_export(kb, directory, report.run_id)
                     recorded = finish_import(kb)
                 except BaseException as exc:  # interrupted too: half a graph must not stay

@@ -156,3 +156,22 @@ def test_a_lock_marking_an_unfinished_load_outlives_its_release_and_its_next_hol
     with IngestLock(kb, stale_after=0):  # taken over (its heartbeat taken as stale)
         assert kb.cypher("MATCH (n) WHERE NOT n:IngestLock RETURN count(n) AS nodes") == [{"nodes": 0}]
     assert lock_holder(kb) is None
+
+
+def test_a_bulk_load_marks_the_lock_before_its_export_and_an_interrupted_export_leaves_nothing(
+    kb, corpus, neo4j_instance, monkeypatch
+):
+    seen = []
+
+    def interrupted(directory):  # once the export is written, before anything is loaded
+        (lock,) = kb.cypher("MATCH (l:IngestLock) RETURN l.unfinished_load AS load")
+        seen.append((lock["load"], directory.is_dir()))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bulk, "exported_documents", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        bulk_ingest(kb, [corpus])
+    ((load, exported),) = seen
+    assert load is not None and exported  # a load killed here is undone by the next holder
+    assert exports_left(neo4j_instance) == [] and lock_holder(kb) is None
+    assert kb.cypher("MATCH (n) RETURN count(n) AS nodes") == [{"nodes": 0}]
