@@ -5,9 +5,10 @@ may already hold with MERGE. Into an empty graph both can be done once for the w
 the export of `paperkg export --admin-import` resolves identity over every document (one
 process per core) and writes the graph as CSV files into the managed server's import
 directory; LOAD CSV reads them back with statements that only CREATE (cypher/bulk_load.cypher).
-The derived properties and the run follow, as after an offline import (`finish_import`), but
-the server keeps running. The graph is the one `paperkg ingest` writes (tests/differential.py
-compares them), and the next `ingest` or `sync` finds every loaded document unchanged.
+The derived properties and the run follow, as after an offline import (but for the empty
+lists, which `LOAD CSV` writes as it reads them), and the server keeps running. The graph is
+the one `paperkg ingest` writes (tests/differential.py compares them), and the next `ingest`
+or `sync` finds every loaded document unchanged.
 
 It costs what the export costs: memory that grows with the corpus's distinct evidence, and
 disk for the CSV files, removed when the load ends (docs/performance.md measures both).
@@ -39,10 +40,9 @@ from paperkg.ingest.graph.admin_import import (
     NODES,
     RELATIONSHIPS,
     export_admin_import,
-    finish_import,
     node_file,
 )
-from paperkg.ingest.graph.import_run import IMPORT_ACTION
+from paperkg.ingest.graph.import_run import IMPORT_ACTION, record_import
 from paperkg.ingest.results import DocumentResult
 from paperkg.ingest.run import RunReport, graph_change, now
 from paperkg.limits import MAX_DOCUMENT_BYTES
@@ -95,7 +95,8 @@ def bulk_ingest(
                     report.documents.extend(summary.rejected)
                     report.documents.extend(exported_documents(directory))
                     load_export(kb, directory, report.run_id)
-                    recorded = finish_import(kb)
+                    apply_schema(kb)  # the derived properties
+                    recorded = record_import(kb)
                 except BaseException as exc:  # interrupted too: half a graph must not stay
                     # If this fails as well (the server gone), the mark stays with the lock,
                     # which is then not released: the next holder removes what was written.

@@ -141,7 +141,7 @@ def test_a_bulk_load_interrupted_after_it_began_writing_removes_what_it_wrote(kb
     def interrupted(kb):
         raise KeyboardInterrupt  # as Ctrl-C would, once every file has been loaded
 
-    monkeypatch.setattr(bulk, "finish_import", interrupted)
+    monkeypatch.setattr(bulk, "record_import", interrupted)
     with pytest.raises(KeyboardInterrupt):
         bulk_ingest(kb, [corpus])
     assert kb.cypher("MATCH (n) RETURN count(n) AS nodes") == [{"nodes": 0}]

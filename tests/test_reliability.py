@@ -23,6 +23,7 @@ import pytest
 from conftest import free_port
 
 from paperkg.db import connect
+from paperkg.ingest.bulk import DIRECTORY_PREFIX
 from paperkg.ingest.run import ingest_paths
 from paperkg.lock import IngestLock, LockLost
 from paperkg.server import Instance, process_start
@@ -174,7 +175,7 @@ def test_a_bulk_load_whose_lock_is_taken_over_has_its_statement_terminated_and_w
                 assert kb.cypher("MATCH (n) WHERE NOT n:IngestLock RETURN count(n) AS nodes") == [{"nodes": 0}]
         time.sleep(1)
         assert kb.cypher("MATCH (n) RETURN count(n) AS nodes") == [{"nodes": 0}]  # nothing landed after
-        assert not list((neo4j_instance.home / "import").glob("paperkg-bulk-*"))  # nor its export
+        assert not list((neo4j_instance.home / "import").glob(f"{DIRECTORY_PREFIX}*"))  # nor its export
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.communicate(timeout=30)

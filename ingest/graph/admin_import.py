@@ -219,15 +219,14 @@ def import_into(
         raise ExportError(f"neo4j-admin import failed (exit {result.returncode}):\n{tail}")
 
 
-def finish_import(kb: KnowledgeBase) -> dict[str, int]:
+def finish_import(kb: KnowledgeBase) -> None:
     """After an import, on the running server: constraints and indexes and the properties they
-    derive (claims' status among them), the empty lists back, and the import's run recorded
-    (`record_import`, whose runs it returns)."""
+    derive (claims' status among them), the empty lists back, and the import's run recorded."""
     apply_schema(kb)
     with kb.session() as session:
         for text in statements("restore_empty_lists"):
             session.run(text.rstrip(";")).consume()
-    return record_import(kb)
+    record_import(kb)
 
 
 # -- worker processes ---------------------------------------------------------------------------
