@@ -28,7 +28,7 @@ from typing import Any
 
 from paperkg.db import connect
 from paperkg.library import library
-from paperkg.run.ingest import ingest_paths, sync_directory
+from paperkg.run.ingest import RunOptions, ingest_paths, sync_directory
 from paperkg.server import Instance
 
 from synth import generate, revised
@@ -93,11 +93,11 @@ def main() -> int:
             else:
                 kb.reset()
                 started = time.perf_counter()
-                ingest_paths(kb, [live], record_changes=False)
+                ingest_paths(kb, [live], RunOptions(record_changes=False))
                 figures["first_ingest_seconds"] = round(time.perf_counter() - started, 2)
                 log(f"first ingest (no change sets): {figures['first_ingest_seconds']} s")
             ingested.unlink(missing_ok=True)
-            sync_directory(kb, live, record_changes=False)  # settles the server after the load
+            sync_directory(kb, live, RunOptions(record_changes=False))  # settles the server after the load
             times: dict[str, list[float]] = {"without": [], "with": []}
             loads: list[float] = []
             sizes = []
@@ -110,7 +110,7 @@ def main() -> int:
                         path.unlink()
                     loads.append(loadavg())
                     started = time.perf_counter()
-                    report = sync_directory(kb, live, record_changes=mode == "with")
+                    report = sync_directory(kb, live, RunOptions(record_changes=mode == "with"))
                     seconds = time.perf_counter() - started
                     times[mode].append(seconds)
                     totals = report.totals
@@ -124,7 +124,7 @@ def main() -> int:
                         shutil.copyfile(corpus / path.name, path)
                     for path, data in originals.items():
                         path.write_bytes(data)
-                    sync_directory(kb, live, record_changes=False)
+                    sync_directory(kb, live, RunOptions(record_changes=False))
             ingested.write_text("")
             without, with_ = statistics.median(times["without"]), statistics.median(times["with"])
             figures.update(

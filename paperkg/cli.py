@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -109,25 +110,13 @@ def _describe(document) -> str:
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
-    if args.bulk:
-        return _bulk_ingestion(args)
     from paperkg.run.ingest import ingest_paths
 
-    return _run_ingestion(args, ingest_paths, args.paths)
-
-
-def _bulk_ingestion(args: argparse.Namespace) -> int:
-    from paperkg.db import connect
-    from paperkg.run.bulk import bulk_ingest
-
-    if args.follow_links or args.no_changes:
+    if args.bulk and (args.follow_links or args.no_changes):
         raise CommandError(
             "--bulk reads the paths as `paperkg export --admin-import` does: no --follow-links or --no-changes"
         )
-    _require_paths(args.paths)
-    with connect() as kb:
-        report = bulk_ingest(kb, args.paths, lock_wait=args.wait, max_bytes=args.max_bytes)
-    return _print_report(args, report)
+    return _run_ingestion(args, ingest_paths, args.paths)
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
@@ -143,21 +132,23 @@ def cmd_sync(args: argparse.Namespace) -> int:
 
 def _run_ingestion(args: argparse.Namespace, run: Callable, target) -> int:
     from paperkg.db import connect
+    from paperkg.run.ingest import RunOptions
 
     _require_paths([target] if isinstance(target, str) else target)
-    progress = not args.quiet and not args.json and sys.stderr.isatty()
+    bulk = getattr(args, "bulk", False)
+    options = RunOptions(
+        # The bulk load's export runs in worker processes, which draw no bar.
+        progress=not args.quiet and not args.json and sys.stderr.isatty() and not bulk,
+        docs_per_transaction=args.batch,
+        max_bytes=args.max_bytes,
+        lock_wait=args.wait,
+        follow_links=args.follow_links,
+        record_changes=not args.no_changes,
+        checksum=args.checksum,
+        bulk=bulk,
+    )
     with connect() as kb:
-        report = run(
-            kb,
-            target,
-            progress=progress,
-            docs_per_transaction=args.batch,
-            lock_wait=args.wait,
-            max_bytes=args.max_bytes,
-            follow_links=args.follow_links,
-            record_changes=not args.no_changes,
-            checksum=args.checksum,
-        )
+        report = run(kb, target, options)
     return _print_report(args, report)
 
 
@@ -291,15 +282,28 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise CommandError(
             "export needs --admin-import DIR and PATH... (or --rdf FILE, --graphml FILE, --vosviewer FILE)"
         )
-    from paperkg.load.admin_import import export_admin_import, load
+    from paperkg.corpus.discovery import discover
+    from paperkg.load.admin_import import AdminImportLoader, export_admin_import
+    from paperkg.load.loader import LoadOptions
     from paperkg.server import Instance
 
-    summary = export_admin_import(args.paths, args.admin_import, max_bytes=args.max_bytes, processes=args.processes)
+    if args.load:
+        discovery = discover(args.paths)
+        loader = AdminImportLoader(
+            Instance(), Path(args.admin_import), LoadOptions(max_bytes=args.max_bytes, processes=args.processes)
+        )
+        parts = loader.load(discovery.files, str(uuid.uuid4()))
+        next(parts)  # the export is written: what it rejected and wrote is known before the import
+        summary = loader.summary
+        summary.rejected[:0] = discovery.rejected
+    else:
+        summary = export_admin_import(args.paths, args.admin_import, max_bytes=args.max_bytes, processes=args.processes)
     for rejected in summary.rejected:
         print(f"paperkg: rejected: {rejected.error}", file=sys.stderr)
     print(summary.describe())
     if args.load:
-        load(Instance(), summary.directory)
+        for _ in parts:  # the import
+            pass
         print(
             f"imported into the managed server in {Instance().home}; for a large graph, "
             "`paperkg precompute` stores the slow answers and `paperkg warm` fills the page cache"
@@ -938,7 +942,9 @@ def _without_dataframe_libraries() -> Iterator[None]:
     imports them at start-up for DataFrame results (most of a command's start-up time), which
     the command line never asks it for. Later imports of them work as usual."""
     hidden = [name for name in DATAFRAME_LIBRARIES if name not in sys.modules]
-    sys.modules.update(dict.fromkeys(hidden))
+    # None in sys.modules makes `import name` raise ImportError (the import system's way of
+    # blocking a module); typeshed types its values as modules only.
+    sys.modules.update(dict.fromkeys(hidden))  # type: ignore[arg-type]
     try:
         yield
     finally:

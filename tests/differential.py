@@ -32,8 +32,7 @@ from paperkg.corpus.discovery import discover
 from paperkg.db import KnowledgeBase, connect
 from paperkg.limits import DOCS_PER_TRANSACTION
 from paperkg.load.admin_import import export_admin_import, finish_import, import_into
-from paperkg.run.bulk import bulk_ingest
-from paperkg.run.ingest import ingest_paths, sync_directory
+from paperkg.run.ingest import RunOptions, bulk_ingest, ingest_paths, sync_directory
 from paperkg.server import Instance
 
 from graph_dump import named
@@ -218,14 +217,18 @@ def differential_check(
     reference, seconds = built(lambda: ingest_paths(kb, [corpus]))
     log(f"{'':8}{'reference: ingest DIR':44}{seconds:8.1f} s")
     for size in BATCH_SIZES[:-1]:
-        variant(f"ingest DIR, batch {size}", reference, lambda: ingest_paths(kb, [corpus], docs_per_transaction=size))
+        variant(
+            f"ingest DIR, batch {size}",
+            reference,
+            lambda: ingest_paths(kb, [corpus], RunOptions(docs_per_transaction=size)),
+        )
     for order in range(1, ORDERS + 1):
         shuffled = rng.sample(files, len(files))
         for size in BATCH_SIZES if full else BATCH_SIZES[-1:]:
             variant(
                 f"ingest shuffled order {order}, batch {size}",
                 reference,
-                lambda: ingest_paths(kb, shuffled, docs_per_transaction=size),
+                lambda: ingest_paths(kb, shuffled, RunOptions(docs_per_transaction=size)),
             )
     variant("sync DIR", reference, lambda: sync_directory(kb, corpus))
     variant("ingest --bulk DIR (export, LOAD CSV)", reference, lambda: bulk_ingest(kb, [corpus]))

@@ -19,7 +19,7 @@ from paperkg.corpus.files import read_regular_file
 from paperkg.corpus.reading import read_document
 from paperkg.limits import MAX_DOCUMENT_BYTES
 from paperkg.parse import ParseError
-from paperkg.run.ingest import sync_directory
+from paperkg.run.ingest import RunOptions, sync_directory
 
 from procs import run
 from seeds import FIXTURES
@@ -254,11 +254,11 @@ def test_a_document_reached_through_a_followed_link_is_retracted_when_the_link_g
     shutil.move(next(docs.glob("card_*")), outside)
     link = docs / "card_linked.txt"
     link.symlink_to(outside)
-    report = sync_directory(kb, docs, follow_links=True)
+    report = sync_directory(kb, docs, RunOptions(follow_links=True))
     assert report.ok and report.totals["new"] == 31
     assert str(link) in landed(kb)  # the document is the link, inside the directory
     link.unlink()
-    report = sync_directory(kb, docs, follow_links=True)
+    report = sync_directory(kb, docs, RunOptions(follow_links=True))
     assert [(d.path, d.status) for d in report.documents if d.status == "retracted"] == [(str(link), "retracted")]
     assert str(link) not in landed(kb) and len(landed(kb)) == 30
 

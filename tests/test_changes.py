@@ -15,8 +15,10 @@ from change_oracle import differences, graph_state
 from paperkg.cli import main
 from paperkg.db import ConnectionFailed
 from paperkg.history import changes, digest, runs
+from paperkg.load import incremental
+from paperkg.load.incremental import TransactionLoader
 from paperkg.run import ingest as ingestion
-from paperkg.run.ingest import sync_directory
+from paperkg.run.ingest import RunOptions, sync_directory
 
 from graph_dump import dump
 
@@ -269,7 +271,7 @@ def test_the_commands_list_runs_and_changes(kb, sequence, capsys):
 def test_a_run_that_fails_half_way_records_what_it_committed(kb, sequence, monkeypatch, capsys):
     for name in ("card_2501.10001.txt", "card_2401.20002.txt"):
         shutil.copy(FIXTURES / name, sequence.folder)
-    real = ingestion._transaction
+    real = incremental._transaction
     calls = []
 
     def lose_the_connection_second_time(*args):
@@ -278,9 +280,9 @@ def test_a_run_that_fails_half_way_records_what_it_committed(kb, sequence, monke
             raise ConnectionFailed("lost the connection to Neo4j while writing")
         return real(*args)
 
-    monkeypatch.setattr(ingestion, "_transaction", lose_the_connection_second_time)
+    monkeypatch.setattr(incremental, "_transaction", lose_the_connection_second_time)
     with pytest.raises(ConnectionFailed):
-        ingestion.ingest_paths(kb, [sequence.folder], docs_per_transaction=1)
+        ingestion.ingest_paths(kb, [sequence.folder], RunOptions(docs_per_transaction=1))
     (run,) = runs(kb)  # nothing more could be recorded: the run did not finish
     assert (run["status"], run["exit_code"], run["totals"], run["change_sets"]) == ("did not finish", None, None, 1)
     # The first card (2401.20002, first in path order) was committed, and its change set with it.
@@ -316,7 +318,7 @@ def whole_change_sets(kb) -> list[dict]:
 def test_a_first_ingest_keeps_one_change_set_of_counts_and_later_runs_keep_entries(kb, sequence):
     for name in ("card_2501.10001.txt", "card_2401.20002.txt", PAGE):
         shutil.copy(FIXTURES / name, sequence.folder)
-    report = ingestion.ingest_paths(kb, [sequence.folder], docs_per_transaction=1)
+    report = ingestion.ingest_paths(kb, [sequence.folder], RunOptions(docs_per_transaction=1))
     (counted,) = kb.cypher(
         "MATCH (cs:ChangeSet) RETURN cs.run_id AS run_id, cs.whole AS whole, cs.action AS action, cs.batch AS batch, "
         "cs.documents AS documents, [cs.works, cs.cites, cs.claims, cs.checks, cs.sources] AS counts, "
@@ -353,7 +355,7 @@ def later_run(kb) -> str:
 def test_a_run_without_change_sets_writes_the_same_graph_and_stores_none(kb, tmp_path):
     for name in ("card_2501.10001.txt", "card_2401.20002.txt", PAGE):
         shutil.copy(FIXTURES / name, tmp_path)
-    report = ingestion.ingest_paths(kb, [tmp_path], record_changes=False)
+    report = ingestion.ingest_paths(kb, [tmp_path], RunOptions(record_changes=False))
     assert "changes_recorded" not in report.to_dict()
     assert kb.cypher("MATCH (cs:ChangeSet) RETURN count(cs) AS n") == [{"n": 0}]
     without = dump(kb)
@@ -369,7 +371,7 @@ def test_a_run_stopped_by_an_error_records_it_beside_the_change_sets_it_committe
     def full_disk(*args):
         raise OSError("No space left on device")
 
-    monkeypatch.setattr(ingestion, "_retract", full_disk)
+    monkeypatch.setattr(TransactionLoader, "retract", full_disk)
     with pytest.raises(OSError):
         sync_directory(kb, sequence.folder)
     (run,) = runs(kb)

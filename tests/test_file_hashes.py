@@ -13,7 +13,7 @@ from pathlib import Path
 
 from paperkg.corpus import files
 from paperkg.corpus.files import Digest, FileHashes, cache_path
-from paperkg.run.ingest import ingest_paths, sync_directory
+from paperkg.run.ingest import RunOptions, ingest_paths, sync_directory
 
 from graph_dump import dump
 
@@ -137,7 +137,7 @@ def test_a_reingest_knows_unchanged_files_by_their_stat_and_a_same_size_edit_sti
     assert (edited.totals["changed"], edited.totals["unchanged"], edited.unchanged_not_read) == (1, 20, 20)
     graph = dump(kb)
     kb.reset()
-    fresh = ingest_paths(kb, [corpus], checksum=True)
+    fresh = ingest_paths(kb, [corpus], RunOptions(checksum=True))
     assert (fresh.totals["new"], fresh.unchanged_not_read) == (21, 0)
     assert dump(kb) == graph
 

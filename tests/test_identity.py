@@ -12,7 +12,7 @@ import pytest
 from paperkg.graph.identity import Evidence, resolve
 from paperkg.graph.rows import resolve_source
 from paperkg.parse.rawref import parse_raw_reference, parse_raw_references
-from paperkg.run.ingest import ingest_paths, sync_directory
+from paperkg.run.ingest import RunOptions, ingest_paths, sync_directory
 
 from graph_dump import dump
 from synth import generate
@@ -143,7 +143,7 @@ def shuffled_copy(corpus: Path, into: Path, seed: int) -> Path:
 def test_the_same_bytes_at_another_path_are_the_same_documents(kb, corpus, tmp_path):
     # The whole differential check (orders, batch sizes, admin import, histories) is
     # tests/test_differential.py; this pins what a moved corpus reports.
-    ingest_paths(kb, [corpus], docs_per_transaction=7)
+    ingest_paths(kb, [corpus], RunOptions(docs_per_transaction=7))
     reference = dump(kb)
     moved = sync_directory(kb, shuffled_copy(corpus, tmp_path / "moved", 9))
     assert moved.totals["new"] == moved.totals["retracted"] == 0

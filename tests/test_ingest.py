@@ -14,7 +14,7 @@ import pytest
 
 from paperkg.cli import main
 from paperkg.graph.rows import Rows
-from paperkg.run.ingest import ingest_paths
+from paperkg.run.ingest import RunOptions, ingest_paths
 
 from graph_dump import dump
 from synth import generate
@@ -190,10 +190,10 @@ def test_a_synthetic_corpus_gives_one_graph_in_one_transaction_or_many(kb, tmp_p
     # statements disagree on) or, after a merge, are folded anew.
     corpus = tmp_path / "corpus"
     generate(corpus, papers=120, pages=2, seed=5)
-    one_batch = ingest_paths(kb, [corpus], docs_per_transaction=10_000)
+    one_batch = ingest_paths(kb, [corpus], RunOptions(docs_per_transaction=10_000))
     whole = dump(kb)
     kb.reset()
-    many = ingest_paths(kb, [corpus], docs_per_transaction=3)
+    many = ingest_paths(kb, [corpus], RunOptions(docs_per_transaction=3))
     assert many.rows_written == one_batch.rows_written
     assert dump(kb) == whole
 
@@ -201,11 +201,11 @@ def test_a_synthetic_corpus_gives_one_graph_in_one_transaction_or_many(kb, tmp_p
 def test_an_ingest_leaves_automatic_garbage_collection_as_it_found_it(kb, seeds):
     # A run pauses it and collects after each transaction instead (ingestion._collected_per_batch).
     assert gc.isenabled()
-    ingest_paths(kb, [seeds], docs_per_transaction=2)
+    ingest_paths(kb, [seeds], RunOptions(docs_per_transaction=2))
     assert gc.isenabled()
     gc.disable()
     try:
-        ingest_paths(kb, [seeds], docs_per_transaction=2)
+        ingest_paths(kb, [seeds], RunOptions(docs_per_transaction=2))
         assert not gc.isenabled()
     finally:
         gc.enable()
@@ -220,7 +220,9 @@ def test_a_written_batchs_rows_go_with_it_not_with_the_garbage_collector(kb, tmp
     gc.disable()
     gc.set_debug(gc.DEBUG_SAVEALL)  # what a collection finds unreachable stays in gc.garbage
     try:
-        report = ingest_paths(kb, [corpus], docs_per_transaction=20)  # fewer batches than YOUNG_COLLECTION_EVERY
+        report = ingest_paths(
+            kb, [corpus], RunOptions(docs_per_transaction=20)
+        )  # fewer batches than YOUNG_COLLECTION_EVERY
         gc.collect()
         held = [rows for rows in gc.garbage if isinstance(rows, Rows) and rows and isinstance(rows[0], dict)]
         statements = {next(iter(rows[0])) for rows in held}

@@ -8,8 +8,9 @@ from pathlib import Path
 
 from paperkg.cli import main
 from paperkg.corpus.discovery import discover
-from paperkg.run import ingest as run
-from paperkg.run.ingest import DocIds, ingest_paths
+from paperkg.load import incremental
+from paperkg.load.incremental import DocIds
+from paperkg.run.ingest import RunOptions, ingest_paths
 
 from graph_dump import dump
 
@@ -45,7 +46,7 @@ def test_retracting_a_document_leaves_the_graph_of_the_others(kb, seeds_dir, tmp
     shutil.copy(next(seeds_dir.glob("000_*")), corpus)
     ingest_paths(kb, [corpus])
     next(corpus.glob("000_*")).unlink()
-    report = ingest_paths(kb, [corpus], prune=True)
+    report = ingest_paths(kb, [corpus], RunOptions(prune=True))
     assert report.totals["retracted"] == 1
     assert dump(kb) == without_card
 
@@ -62,7 +63,7 @@ def test_documents_to_write_wait_for_their_batch_across_hash_lookups(kb, seeds_d
     ingest_paths(kb, [corpus])
     for path in files[::2]:
         (tmp_path / path.name).rename(path)
-    monkeypatch.setattr(run, "HASH_LOOKUP_BATCH", 1)
+    monkeypatch.setattr(incremental, "HASH_LOOKUP_BATCH", 1)
     report = ingest_paths(kb, [corpus])
     assert sorted((d.path, d.status) for d in report.documents) == [
         (str(path), "unchanged" if i % 2 else "new") for i, path in enumerate(files)
@@ -90,8 +91,8 @@ def test_retractions_are_batched_by_the_bytes_of_the_documents_as_writes_are(kb,
     smallest = min(page.stat().st_size for page in EXAMPLES.glob("page_*"))
     largest_card = max(card.stat().st_size for card in EXAMPLES.glob("card_*"))
     assert largest_card < smallest
-    monkeypatch.setattr(run, "BYTES_PER_TRANSACTION", smallest)  # a page ends its batch, cards do not
-    report = ingest_paths(kb, [corpus], prune=True)
+    monkeypatch.setattr(incremental, "BYTES_PER_TRANSACTION", smallest)  # a page ends its batch, cards do not
+    report = ingest_paths(kb, [corpus], RunOptions(prune=True))
     assert report.totals["retracted"] == len(pages) == 4
     retractions = kb.cypher(
         "MATCH (cs:ChangeSet {run_id: $run, action: 'retract'}) RETURN cs.documents AS documents ORDER BY cs.batch",

@@ -142,7 +142,7 @@ def combine_paper_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         # One statement is its own fold; sent once, it keeps the rows (and their packing) small.
         row["folded"] = None
         if len(row["mentions"]) > 1:
-            folded: dict[str, tuple[tuple, Any]] = {}
+            folded: dict[str, tuple[str, Any]] = {}
             for mention in row["mentions"]:
                 fold(folded, mention)
             row["folded"] = {key: value for key, (_, value) in folded.items()}

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from neo4j import ManagedTransaction, Result
 
@@ -381,7 +381,17 @@ def record_whole_changes(
     )
 
 
-def batch_scope(rows: dict[str, list[dict[str, Any]]]) -> dict[str, set]:
+class BatchScope(TypedDict):
+    """What a batch's writes touch, as `ChangeRecorder.before` takes it."""
+
+    papers: set[str]
+    cites: set[tuple[str, str]]
+    claims: set[str]
+    checks: set[tuple[str, str]]
+    sources: set[str]
+
+
+def batch_scope(rows: dict[str, list[dict[str, Any]]]) -> BatchScope:
     """What a batch's write statements touch, from their rows (write.batch_rows)."""
     return {
         "papers": {row["paper_id"] for row in rows["write_papers"]},

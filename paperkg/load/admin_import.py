@@ -34,6 +34,7 @@ time). With one process everything runs in the parent, without workers.
 
 from __future__ import annotations
 
+import csv
 import io
 import mmap
 import multiprocessing
@@ -56,7 +57,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import IO, Any
 
-from paperkg.corpus.discovery import discover
+from paperkg.corpus.discovery import PathList, discover
 from paperkg.corpus.files import FileHashes, cache_path
 from paperkg.corpus.reading import read_document
 from paperkg.corpus.results import DocumentResult
@@ -69,6 +70,7 @@ from paperkg.graph.identity import Evidence, works_of
 from paperkg.graph.rows import Assertions
 from paperkg.limits import MAX_DOCUMENT_BYTES
 from paperkg.load.import_run import record_import
+from paperkg.load.loader import Loader, LoadOptions
 from paperkg.load.schema import apply_schema
 from paperkg.server import HOME_MODE, Instance, require_java
 
@@ -133,10 +135,28 @@ def export_admin_import(
     run_id: str | None = None,
 ) -> ExportSummary:
     """Write the graph of the documents under `paths` as importer CSVs (and `import.args`) in
+    `directory`: `export_files` of the files discovery finds there."""
+    discovery = discover(paths)
+    return export_files(
+        discovery.files, directory, max_bytes=max_bytes, processes=processes, run_id=run_id, rejected=discovery.rejected
+    )
+
+
+def export_files(
+    files: PathList,
+    directory: str | os.PathLike,
+    *,
+    max_bytes: int = MAX_DOCUMENT_BYTES,
+    processes: int | None = None,
+    run_id: str | None = None,
+    rejected: Iterable[DocumentResult] = (),
+) -> ExportSummary:
+    """Write the graph of the documents of `files` as importer CSVs (and `import.args`) in
     `directory`, in `processes` processes (default: one per CPU; 1: all in this one). The files
     read are recorded in the file-hash cache (paperkg.corpus.files), so that the first sync
     after the import need not read them again. The documents carry `run_id` as the run that
-    wrote them (default: a new one)."""
+    wrote them (default: a new one). `rejected`: the documents rejected before, which the
+    summary lists first."""
     if processes is None:
         processes = os.cpu_count() or 1
     if processes < 1:
@@ -144,17 +164,19 @@ def export_admin_import(
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     summary = ExportSummary(out)
+    summary.rejected.extend(rejected)
     # The working directory (spool, paper table, spills, part files) outlives the workers, so
     # that none writes there as it is removed.
-    with tempfile.TemporaryDirectory(dir=out) as work, FileHashes(cache_path()) as hashes:
-        discovery = discover(paths)
-        summary.rejected.extend(discovery.rejected)
-        with _Workers(_Shared(discovery.files, max_bytes, out, Path(work)), processes) as workers:
-            chunk_ends: list[int] = []
-            # The evidence goes straight to the resolver, which lets it go once it has indexed
-            # it: held here, it would stay in memory through the second pass.
-            evidence_files = _resolved(_first_pass(workers, summary, chunk_ends, hashes), workers.shared)
-            _second_pass(workers, chunk_ends, evidence_files, summary, run_id or str(uuid.uuid4()))
+    with (
+        tempfile.TemporaryDirectory(dir=out) as work,
+        FileHashes(cache_path()) as hashes,
+        _Workers(_Shared(files, max_bytes, out, Path(work)), processes) as workers,
+    ):
+        chunk_ends: list[int] = []
+        # The evidence goes straight to the resolver, which lets it go once it has indexed
+        # it: held here, it would stay in memory through the second pass.
+        evidence_files = _resolved(_first_pass(workers, summary, chunk_ends, hashes), workers.shared)
+        _second_pass(workers, chunk_ends, evidence_files, summary, run_id or str(uuid.uuid4()))
     # An argument file for `neo4j-admin @import.args`: one argument per line, quoted (paths may hold spaces).
     lines = ['"' + argument.replace("\\", "\\\\").replace('"', '\\"') + '"' for argument in import_arguments(out)]
     summary.arguments_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -176,6 +198,39 @@ def import_arguments(directory: Path, *, off_heap: str = IMPORT_OFF_HEAP) -> lis
         *(f"--nodes={directory / node_file(label)}.csv" for label in NODES),
         *(f"--relationships={directory / name}.csv" for name in RELATIONSHIPS),
     ]
+
+
+class AdminImportLoader(Loader):
+    """Writes the documents as the importer's CSV files in `directory`, then imports them offline
+    into the managed server, which is stopped for the import and started again: its graph is
+    replaced by the documents'. `summary` says what the export wrote."""
+
+    name = "admin-import"
+
+    def __init__(self, instance: Instance, directory: Path, options: LoadOptions | None = None) -> None:
+        super().__init__()
+        self.instance, self.directory = instance, directory
+        self.options = options or LoadOptions()
+        self.summary = ExportSummary(directory)
+
+    def load(self, files: Sequence[Path], run_id: str) -> Iterator[list[DocumentResult]]:
+        self.summary = export_files(
+            PathList(files),
+            self.directory,
+            max_bytes=self.options.max_bytes,
+            processes=self.options.processes,
+            run_id=run_id,
+        )
+        yield self.summary.rejected
+        load(self.instance, self.directory)
+        yield list(exported_documents(self.directory))
+
+
+def exported_documents(directory: Path) -> Iterator[DocumentResult]:
+    """Each document of the export in `directory` as a new one, in the export's order."""
+    with open(directory / f"{node_file('Document')}.csv", encoding="utf-8", newline="") as handle:
+        for row in csv.DictReader(handle):
+            yield DocumentResult(row["path:string"], "new", doc_id=row["doc_id:ID(Document)"])
 
 
 def load(instance: Instance, directory: Path) -> None:
@@ -363,7 +418,9 @@ def _intern(value: Any) -> Any:
     return sys.intern(value) if isinstance(value, str) else value
 
 
-def _spooled(spool: IO[bytes]) -> Iterator[Assertions]:
+def _spooled(spool: IO[bytes]) -> Iterator[Any]:
+    """What was pickled into `spool`, one object after another: documents' assertions in the
+    spool, lists of records in the spills."""
     while True:
         try:
             yield pickle.load(spool)
@@ -569,8 +626,8 @@ def _second_pass(
     spills = [_IDENTITIES, *(_documents_spill(part) for part in range(len(ranges)))]
     combined = _combined_files(shared.out)
     try:
-        tasks = ((partition, spills) for partition in range(PARTITIONS))
-        for partition, rows in enumerate(workers.map(_combined_part, tasks)):
+        partitions = ((partition, spills) for partition in range(PARTITIONS))
+        for partition, rows in enumerate(workers.map(_combined_part, partitions)):
             _append_parts(shared.work, partition, combined, rows)
     finally:
         for csv_file in combined.values():
@@ -703,8 +760,8 @@ def _write_partition(records: Iterator[tuple], out: dict[str, _Csv]) -> None:
     for label, found in nodes.items():
         for key, properties in found.items():
             out[label].write(key, properties=properties)
-    for name, found in edges.items():
-        for start, end, properties in found.rows():
+    for name, relationships in edges.items():
+        for start, end, properties in relationships.rows():
             out[name].write(start, end, properties=properties)
 
 

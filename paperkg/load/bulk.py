@@ -22,22 +22,26 @@ from __future__ import annotations
 
 import csv
 import shutil
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from neo4j import Query
+from neo4j.exceptions import Neo4jError
 
-from paperkg.corpus.results import DocumentResult
+from paperkg.corpus.discovery import PathList
+from paperkg.corpus.results import DocumentResult, DocumentResults
 from paperkg.cypher_files import statement, statements
-from paperkg.db import KnowledgeBase
+from paperkg.db import KnowledgeBase, first_line
 from paperkg.errors import PaperkgError
-from paperkg.load.admin_import import (
-    ARRAY_DELIMITER,
-    NODES,
-    RELATIONSHIPS,
-    node_file,
-)
+from paperkg.load.admin_import import ARRAY_DELIMITER, NODES, RELATIONSHIPS, export_files, exported_documents, node_file
+from paperkg.load.import_run import IMPORT_ACTION, record_import
+from paperkg.load.loader import HEARTBEATS_PER_STALE_AFTER, Holder, Loader, LoadOptions
+from paperkg.load.schema import apply_schema
+from paperkg.server import Instance
 
 # The export's directory in the server's import directory: this, then the load's run id.
 DIRECTORY_PREFIX = "paperkg-bulk-"
@@ -48,6 +52,74 @@ TERMINATION_WAIT_SECONDS = 60
 
 class BulkLoadError(PaperkgError):
     """The bulk load cannot run here, or failed (and removed what it wrote); the message says why."""
+
+
+def require_managed(kb: KnowledgeBase) -> Instance:
+    """The managed server `kb` connects to: the bulk load writes into its import directory."""
+    if kb.managed is None:
+        raise BulkLoadError(
+            "--bulk writes into the managed Neo4j's import directory, and NEO4J_URI names another server: "
+            "ingest without --bulk"
+        )
+    return kb.managed
+
+
+class BulkLoader(Loader):
+    """Loads documents into the managed server's empty graph through the export and LOAD CSV.
+    A load that fails or is interrupted removes what it wrote, and records no run: the graph is
+    empty again, as before it began."""
+
+    name = "bulk"
+    undone_on_failure = True
+
+    def __init__(self, kb: KnowledgeBase, holder: Holder, options: LoadOptions | None = None) -> None:
+        super().__init__()
+        self.kb, self.holder = kb, holder
+        self.instance = require_managed(kb)
+        self.options = options or LoadOptions()
+
+    def load(self, files: Sequence[Path], run_id: str) -> Iterator[list[DocumentResult]]:
+        kb, holder = self.kb, self.holder
+        if kb.read("graph_holds_nodes")[0]["holds_nodes"]:
+            raise BulkLoadError("--bulk loads into an empty graph, and this one holds nodes: ingest without --bulk")
+        directory = self.instance.home / "import" / f"{DIRECTORY_PREFIX}{run_id}"
+        # Marked from before the export, so that a load killed at any point leaves no export behind.
+        holder.mark_unfinished_load(run_id)
+        try:
+            with _heartbeats(holder):
+                try:
+                    summary = export_files(
+                        PathList(files),
+                        directory,
+                        max_bytes=self.options.max_bytes,
+                        processes=self.options.processes,
+                        run_id=run_id,
+                    )
+                    # Read back before the load, which the export's files then no longer need.
+                    results = DocumentResults(summary.rejected)
+                    results.extend(exported_documents(directory))
+                    load_export(kb, directory, run_id)
+                    apply_schema(kb)  # the derived properties
+                    recorded = record_import(kb)
+                except BaseException as exc:  # interrupted too: half a graph must not stay
+                    # If this fails as well (the server gone), the mark stays with the lock,
+                    # which is then not released: the next holder removes what was written.
+                    discard_unfinished_load(kb, run_id)
+                    holder.mark_unfinished_load(None)
+                    if isinstance(exc, Neo4jError):
+                        raise BulkLoadError(
+                            f"the bulk load failed and what it wrote is removed: {first_line(exc)}"
+                        ) from None
+                    raise
+                holder.mark_unfinished_load(None)
+        finally:
+            shutil.rmtree(directory, ignore_errors=True)
+        self.written.changes = recorded.get(run_id)
+        yield list(results)
+        results.close()
+
+    def run_properties(self) -> dict[str, Any]:
+        return {"action": IMPORT_ACTION}
 
 
 def load_export(kb: KnowledgeBase, directory: Path, load: str) -> None:
@@ -80,13 +152,6 @@ def checked_script(script: tuple[str, ...], directory: Path, name: str) -> tuple
     return script
 
 
-def exported_documents(directory: Path) -> Iterator[DocumentResult]:
-    """Each document of the export in `directory` as a new one, in the export's order."""
-    with open(directory / f"{node_file('Document')}.csv", encoding="utf-8", newline="") as handle:
-        for row in csv.DictReader(handle):
-            yield DocumentResult(row["path:string"], "new", doc_id=row["doc_id:ID(Document)"])
-
-
 def discard_unfinished_load(kb: KnowledgeBase, load: str) -> None:
     """Remove what the bulk load `load` (its run id) wrote, and its export when the managed
     server's import directory still holds it: the load began on an empty graph. Its statement
@@ -108,3 +173,29 @@ def discard_unfinished_load(kb: KnowledgeBase, load: str) -> None:
         session.run(statement("discard_unfinished_load")).consume()
     if kb.managed is not None:
         shutil.rmtree(kb.managed.home / "import" / f"{DIRECTORY_PREFIX}{load}", ignore_errors=True)
+
+
+@contextmanager
+def _heartbeats(holder: Holder) -> Iterator[None]:
+    """Keep the lock shown alive while the export and the load run (neither returns for minutes
+    on a large corpus); a lost lock is raised when they end."""
+    stop = threading.Event()
+    lost: list[Exception] = []
+
+    def beat() -> None:
+        while not stop.wait(holder.stale_after / HEARTBEATS_PER_STALE_AFTER):
+            try:
+                holder.heartbeat()
+            except Exception as exc:  # raised in the caller's thread below
+                lost.append(exc)
+                return
+
+    thread = threading.Thread(target=beat, name="paperkg-lock-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+    if lost:
+        raise lost[0]

@@ -239,12 +239,12 @@ def _region(tx: ManagedTransaction, seeds: list[Evidence]) -> dict[str, set[Evid
     seeds' connected classes as the graph holds them, which are all that resolving the seeds
     can change (identity.works_of)."""
     region: dict[str, set[Evidence]] = {}
-    asked = {name: set() for name in ("arxiv_ids", "dois", "titles", "fallbacks")}
+    asked: dict[str, set[str]] = {name: set() for name in ("arxiv_ids", "dois", "titles", "fallbacks")}
     keys = identifier_keys(seeds)
     while any(keys.values()):
         for name, values in keys.items():
             asked[name].update(values)
-        found = tx.run(statement("evidence_region"), **{name: Rows(values) for name, values in keys.items()}).single(
+        found = tx.run(statement("evidence_region"), {name: Rows(values) for name, values in keys.items()}).single(
             strict=True
         )["found"]
         fresh: list[Evidence] = []

@@ -18,11 +18,11 @@ from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, Sessio
 from paperkg.cypher_files import statement
 from paperkg.db import ConnectionFailed, KnowledgeBase, log
 from paperkg.errors import EXIT_LOCKED, PaperkgError
+from paperkg.load.loader import HEARTBEATS_PER_STALE_AFTER
 from paperkg.server import process_alive, process_start
 
 LOCK_NAME = "ingest"
 STALE_AFTER_SECONDS = 600
-HEARTBEATS_PER_STALE_AFTER = 10
 
 
 class LockHeld(PaperkgError):
