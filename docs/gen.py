@@ -181,8 +181,8 @@ def render_contract() -> str:
         lines += ["| Property | Type | Meaning |", "|---|---|---|"]
         lines.append(f"| `{key}` (key, unique) | string | {_cell(_meaning(label, key))} |")
         for name, kind in contract.properties(label).items():
-            derived = " (stored by the graph's own statements)" if name in contract.DERIVED.get(label, {}) else ""
-            lines.append(f"| `{name}` | {kind} | {_cell(_meaning(label, name))}{derived} |")
+            derived = "Derived, stored by paperkg's own statements: " if name in contract.DERIVED.get(label, {}) else ""
+            lines.append(f"| `{name}` | {kind} | {derived}{_cell(_meaning(label, name))} |")
         lines.append("")
     lines += ["### Relationships", ""]
     lines += ["| Relationship | Properties |", "|---|---|"]
@@ -192,12 +192,14 @@ def render_contract() -> str:
     lines.append("")
     lines += ["| Relationship property | Type | Meaning |", "|---|---|---|"]
     for kind, start, end, props in contract.RELATIONSHIPS.values():
+        stated = [name for name in props if kind == "MENTIONS" and name in contract.MENTION_PROPERTIES]
+        if stated:
+            names = ", ".join(f"`{name}`" for name in stated)
+            lines.append(f"| `(:{start})-[:{kind}]->(:{end})` {names} | as on `{end}` | {MENTION_STATED} |")
         for name, value_type in props.items():
-            if name in contract.MENTION_PROPERTIES and kind == "MENTIONS":
-                meaning = MENTION_STATED
-            else:
+            if name not in stated:
                 meaning = _meaning(kind, name)
-            lines.append(f"| `(:{start})-[:{kind}]->(:{end})` `{name}` | {value_type} | {_cell(meaning)} |")
+                lines.append(f"| `(:{start})-[:{kind}]->(:{end})` `{name}` | {value_type} | {_cell(meaning)} |")
     lines += ["", "### What `paperkg analyze` adds", ""]
     lines += ["| `Paper` property | Meaning |", "|---|---|"]
     for name in contract.ANALYSIS_PROPERTIES:
