@@ -153,10 +153,8 @@ ANALYSIS_MEANINGS = {
 
 
 def contract_module() -> Any:
-    try:
-        from paperkg.graph import contract  # the layout after the move out of ingest/
-    except ImportError:
-        from paperkg.ingest.graph import contract  # type: ignore[no-redef]
+    from paperkg.graph import contract
+
     return contract
 
 

@@ -1,5 +1,5 @@
 """The graph contract (paperkg/graph/contract.py) is the graph: what ingestion writes, what the
-README shows and what the admin import restores are the one declaration."""
+docs show (docs/model.md) and what the admin import restores are the one declaration."""
 
 from __future__ import annotations
 
