@@ -1,10 +1,10 @@
-# The commands of the README: `make run` (the main job on the managed local Neo4j), `make test`
-# and `make bench`.
+# `make run` (the main job on the managed local Neo4j), `make test`, `make lint`, `make docs` and
+# `make bench`.
 PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: run test lint bench stop clean
+.PHONY: run test lint docs bench stop clean
 
 $(BIN)/paperkg: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,11 @@ lint: $(VENV)/.test-extras
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
+
+# The documentation site (docs/, mkdocs.yml) into build/site; --strict makes a broken link, a
+# missing anchor or a page left out of the navigation an error.
+docs: $(VENV)/.test-extras
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 # The performance benchmark (not part of the suite): 2k, 10k and 50k papers, about 30 minutes.
 # It runs paperkg with its core dependencies only, as a scheduled re-ingestion job is installed:

@@ -9,7 +9,7 @@ loading the citation graph, PageRank, community detection on both networks (igra
 networkx: Louvain, its Leiden needs a backend; rustworkx has neither) and the main path (the
 library's topological sort of the cycle-broken flow graph, then the same search-path-count code). Prints seconds and the process's peak
 resident memory (and its growth over the
-unpickled input: what the library's graphs and algorithms take). Not part of the test suite; figures go to docs/performance.md.
+unpickled input: what the library's graphs and algorithms take). Not part of the test suite (docs/benchmarks.md#other-benchmarks).
 """
 
 from __future__ import annotations

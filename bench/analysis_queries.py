@@ -7,7 +7,7 @@ Runs `paperkg analyze` as a subprocess against the managed Neo4j in --home (e.g.
 wall time, peak resident memory and the CPU time it and the server used (on a shared machine the
 wall time mostly measures the other processes; the CPU time much less), then p50/p95 of each new query over a sample of papers
 (pages for the claim queries; `min_share` 0.2 so weak works exist), and of the corpus-wide ones
-repeated. Not part of the test suite; figures go to docs/performance.md.
+repeated. Not part of the test suite (docs/benchmarks.md#other-benchmarks).
 """
 
 from __future__ import annotations

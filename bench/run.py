@@ -28,7 +28,7 @@ Each timed first load (paperkg's and LOAD CSV's) starts from a fresh database an
 on a small warm-up corpus in the same server, whose graph is then emptied, so no path is timed
 on a cold JVM. The default 300 papers keep the series comparable with earlier runs; the JIT
 is still warming after them, paperkg's path more than LOAD CSV's, and `--warm-up-papers` sets
-a larger warm-up (docs/performance.md, the nineteenth session). The two alternate; up to
+a larger warm-up. The two alternate; up to
 10,000 papers each runs three times and the median counts, the largest corpora (minutes per
 load) once. Prints a table and writes the figures to bench/results.json. Not part of the test
 suite.
@@ -89,6 +89,23 @@ CONCURRENT_BATCHES = re.compile(r"IN \d+ CONCURRENT TRANSACTIONS OF \d+ ROWS")
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
+# Where a run keeps its files and writes its figures: not how they are measured.
+PLACE_OPTIONS = ("--work", "--out")
+
+
+def reproducing_command(argv: list[str]) -> str:
+    """The command that measures the same figures, as bench/results.json records it: the script
+    by its path in the repository, then the options, without those naming scratch places."""
+    words = ["python", "bench/run.py"]
+    options = iter(argv[1:])
+    for word in options:
+        if word in PLACE_OPTIONS:
+            next(options, None)
+        elif not word.startswith(tuple(f"{option}=" for option in PLACE_OPTIONS)):
+            words.append(word)
+    return " ".join(words)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="2000,10000,50000", help="papers per corpus, comma-separated")
@@ -125,7 +142,7 @@ def main() -> int:
     sizes = [int(size) for size in args.sizes.split(",")]
     run: dict[str, Any] = {
         "machine": machine(),
-        "command": " ".join([Path(sys.executable).name, *sys.argv]),
+        "command": reproducing_command(sys.argv),
         "settings": {
             "heap": args.heap,
             "pagecache": args.pagecache,
@@ -1072,7 +1089,7 @@ def partial_table(run: dict[str, Any]) -> str:
 
 
 def _pss_of(export: dict[str, Any]) -> str:
-    # Runs before the sixteenth session did not sample PSS.
+    # Older runs did not sample PSS.
     return f", PSS {export['peak_pss_mb']} MB" if "peak_pss_mb" in export else ""
 
 
@@ -1091,7 +1108,7 @@ def offline_line(r: dict[str, Any]) -> str:
 def query_lines(r: dict[str, Any]) -> list[str]:
     q = r["queries"]
     lines = ["", f"library queries at {r['papers']:,} papers (ms; load {q['load']}):"]
-    if "warm" in q:  # runs before the seventeenth session did not warm the page cache
+    if "warm" in q:  # older runs did not warm the page cache
         lines.append(f"`paperkg warm` read what the queries read in {q['warm']['seconds']} s")
     if "precompute" in q:
         lines.append(

@@ -4,7 +4,7 @@
     .venv/bin/python bench/startup.py [--runs 10]
 
 Prints each command's fastest and median wall time; the first hour's target for `--help` is
-0.3 s (docs/performance.md).
+0.3 s (docs/benchmarks.md#other-benchmarks).
 """
 
 from __future__ import annotations

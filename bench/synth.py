@@ -1,4 +1,4 @@
-"""A deterministic synthetic corpus in the two seed formats (FORMAT.md A and B).
+"""A deterministic synthetic corpus in the two document formats (docs/formats.md).
 
 `generate(out_dir, papers=N, pages=M, seed=S)` builds a citation graph over N invented papers
 with arXiv-style ids, then streams one paper card per paper and M claim-check pages about
@@ -484,7 +484,7 @@ def _venue(rng: random.Random) -> str:
 
 
 def _card_text(graph: _Graph, paper: int) -> str:
-    """FORMAT.md A: title, arXiv line, key facts, the two lists (cut at 30), the abstract."""
+    """A paper card (docs/formats.md#the-paper-card): title, arXiv line, key facts, the two lists (cut at 30), the abstract."""
     rng = random.Random(f"{graph.seed}:card:{paper}")
     identifier = graph.ids[paper]
     builds_on = graph.most_cited_first(graph.refs[paper])
@@ -1460,7 +1460,7 @@ class _IdentityCases:
             works += [carded, doi_record]
         return {
             "case": "glued_ids",
-            "about": "A raw line holding two references (FORMAT.md B.8), each with its "
+            "about": "A raw line holding two references (docs/formats.md#references-citing-works-and-metadata), each with its "
             "own id and year; the DOI entry's work is also a structured reference on another page. Each "
             "part is its own work; neither part's id or year names the other.",
             "works": works,

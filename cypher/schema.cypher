@@ -1,5 +1,5 @@
 // name: schema
-// Uniqueness constraints and indexes of the graph contract (MODEL.md §1).
+// Uniqueness constraints and indexes of the graph contract (docs/model.md#labels-and-properties).
 // Applied by `paperkg schema` and before every write; every statement is idempotent.
 
 CREATE CONSTRAINT paper_id IF NOT EXISTS FOR (p:Paper) REQUIRE p.paper_id IS UNIQUE;

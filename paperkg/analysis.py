@@ -2,7 +2,7 @@
 
 The graph is projected from Neo4j in batches (papers in `paper_id` order, each with the papers
 it cites), the algorithms run in python-igraph (chosen by measurement: bench/analysis_libs.py,
-docs/performance.md), and the results are written back to each `Paper` in batches, with the
+docs/benchmarks.md#other-benchmarks), and the results are written back to each `Paper` in batches, with the
 `AnalysisRun` that computed them:
 
 * `pagerank` over CITES (damping 0.85; a paper citing nothing in the graph spreads its rank
@@ -51,7 +51,7 @@ NEIGHBOUR_CLUSTERS = 5
 KEY_ROUTES = 10  # top-SPC edges the key-route main path starts from
 LEIDEN_SEED = 1
 # Two passes of Leiden (igraph's default) reach all but a sliver of the modularity of iterating
-# until nothing moves, in a tenth of the time (docs/performance.md).
+# until nothing moves, in a tenth of the time (bench/analysis_libs.py measures it).
 LEIDEN_ITERATIONS = 2
 NETWORKS = ("cocitation", "coupling")
 # The most links a co-citation or coupling network keeps (weight-1 links go first, then weight 2

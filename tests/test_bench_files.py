@@ -170,3 +170,10 @@ def test_a_process_threads_wait_for_a_core_is_measured_when_two_share_one():
     hashing = next(iter(cpu["threads"]))  # the busiest group: the interpreter's threads, by its name
     assert cpu["threads"][hashing] >= 1.2
     assert cpu["waited"][hashing] >= 0.6
+
+
+def test_the_recorded_command_names_the_options_not_the_scratch_places():
+    bench = bench_module()
+    argv = ["/repo/bench/run.py", "--offline-only", "--sizes", "500000", "--work", "/tmp/b500", "--out=/tmp/b.json"]
+    assert bench.reproducing_command(argv) == "python bench/run.py --offline-only --sizes 500000"
+    assert bench.reproducing_command(["bench/run.py"]) == "python bench/run.py"

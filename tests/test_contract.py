@@ -1,5 +1,5 @@
 """The graph contract (paperkg/graph/contract.py) is the graph: what ingestion writes, what the
-README shows and what the admin import restores are the one declaration."""
+docs show (docs/model.md) and what the admin import restores are the one declaration."""
 
 from __future__ import annotations
 
@@ -44,8 +44,10 @@ def test_the_lists_restored_after_an_import_are_the_declared_always_set_lists():
         assert all(NODES[label][1][name].endswith("[]") for name in names)
 
 
-def test_the_readme_shows_the_contract_table():
-    assert graph_table() in (ROOT / "README.md").read_text()
+def test_the_model_page_shows_the_contracts_relationships():
+    # docs/gen.py writes the page's tables from the contract (tests/test_docs.py keeps them current).
+    relationships = graph_table().split("\n\n", 1)[1]
+    assert relationships in (ROOT / "docs" / "model.md").read_text()
 
 
 def test_an_evidence_nodes_properties_are_the_contracts():

@@ -20,7 +20,7 @@ from graph_dump import dump
 from synth import generate
 
 PAGE = "2501.16496"
-SEVEN_WORKS = {  # MODEL.md: each is one node that these documents point to
+SEVEN_WORKS = {  # the seeds' shared works (docs/model.md#identity): each is one node that these documents point to
     "2005.00719": {"000", "001", "004"},
     "1909.03368": {"000", "002", "004"},
     "2003.12298": {"000", "004"},

@@ -37,7 +37,7 @@ MEGABYTE = ("\u03b2\u00df-" * 100_000) + ("m" * 700_000)  # 1 MB of text, 1.5 MB
 
 
 def card(number: int, title: str, abstract: str, item_title: str) -> str:
-    """An invented paper card (FORMAT.md A) citing one other invented paper."""
+    """An invented paper card (docs/formats.md#the-paper-card) citing one other invented paper."""
     return "\n".join(
         [
             f"# {title}",

@@ -1,4 +1,4 @@
-"""Paper cards: the three seeds and invented fixtures (FORMAT.md A)."""
+"""Paper cards: the three seeds and invented fixtures (docs/formats.md#the-paper-card)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def test_seed_000_builds_on_14_and_is_built_on_by_17():
     assert (card.built_on_by.shown, card.built_on_by.total, card.built_on_by.line) == (17, 17, 28)
     assert [item.line for item in card.built_on_by.items] == list(range(30, 47))
     first = card.builds_on.items[0]
-    # Title and id as MODEL.md lists them for this work.
+    # This work's title and id, as the other seeds name it too.
     assert (first.title, first.arxiv_id, first.year) == (
         "Understanding intermediate layers using linear classifier probes",
         "1610.01644",

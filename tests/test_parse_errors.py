@@ -1,4 +1,4 @@
-"""What the parser rejects (FORMAT.md C), and that it only ever rejects with a ParseError."""
+"""What the parser rejects (docs/formats.md#what-is-rejected), and that it only ever rejects with a ParseError."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Claim-check pages: the seed page's figures and spot checks, and invented fixtures (FORMAT.md B).
+"""Claim-check pages: the seed page's figures and spot checks, and invented fixtures (docs/formats.md#the-claim-check-page).
 
 Seed checks compare parsed values with the seed's own text at known line numbers, so no seed text
 is copied here.
@@ -314,7 +314,7 @@ def test_seed_reference_spot_checks(page):
     assert (by_line[1358].self_citation, by_line[1358].preprint) == (True, True)
     assert (by_line[1537].self_citation, by_line[1537].title, by_line[1537].authors) == (True, None, [])
     assert by_line[1376].title.endswith("(1953) 307-317.")
-    assert by_line[1425].title == "Designing and Interpreting Probes with Control Tasks"  # MODEL.md
+    assert by_line[1425].title == "Designing and Interpreting Probes with Control Tasks"  # a work other seeds name too
     assert by_line[1425].self_citation is True
 
 

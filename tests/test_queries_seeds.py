@@ -1,4 +1,4 @@
-"""The library on the four real seed documents, ingested by the writer (MODEL.md §1–§2)."""
+"""The library on the four real seed documents, ingested by the writer (docs/model.md)."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def test_claim_support_summary_of_2501_16496_agrees_with_the_model(seeds):
     }
     assert totals == {"claims": 240, "premise": 111, "interpretation": 110, "no_kind": 19, "substantial": 71}
     claims = {row["status"]: row["claims"] for row in rows}
-    # FORMAT.md B.4: 4 claims count checks but list no source at all; B.2: 85 claims have basis
+    # The seed page: 4 claims count checks but list no source at all; B.2: 85 claims have basis
     # none given / reasoning, 3 of them with sources, and 3 citation claims have neither N of M
     # nor cites; B.6: 19 claims are known only from support notes.
     assert (claims["checked_unlisted"], claims["uncited"], claims["sources_missing"]) == (4, 85 - 3 + 19, 3)

@@ -1,4 +1,5 @@
-"""Raw reference strings → best-effort records (FORMAT.md B.8), and the title key they feed (MODEL.md)."""
+"""Raw reference strings → best-effort records (docs/formats.md#references-citing-works-and-metadata), and the title key
+they feed (docs/model.md#identity)."""
 
 from __future__ import annotations
 
@@ -217,7 +218,7 @@ def test_seed_every_entry_but_the_orphan_yields_a_title_and_authors(raw):
 @pytest.mark.parametrize(
     "title",
     [
-        # MODEL.md: works the graph must match across documents by normalised title.
+        # Works the graph must match across the seeds by normalised title (docs/model.md#identity).
         "Understanding intermediate layers using linear classifier probes",
         "Finding Neurons in a Haystack: Case Studies with Sparse Probing",
     ],

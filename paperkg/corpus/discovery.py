@@ -14,7 +14,8 @@ from paperkg.corpus.results import DocumentResult, rejected
 
 class PathList(Sequence[Path]):
     """Paths kept as their strings, each a Path again when read: a run holds the path of every
-    file it reads, and a Path object costs several times its string (docs/performance.md)."""
+    file it reads, and a Path object costs several times its string
+    (docs/benchmarks.md#how-the-write-path-is-fast)."""
 
     def __init__(self, paths: Iterable[str | os.PathLike] = ()) -> None:
         self._names = [os.fspath(path) for path in paths]
@@ -95,7 +96,8 @@ def _walk(
 ) -> None:
     """Add the path of each file to read below `directory` to `listed`, and for a link the
     document it stands for to `linked` (see discover). Entries are taken as the listing yields
-    them, not held: a corpus directory lists every document (docs/performance.md)."""
+    them, not held: a corpus directory lists every document
+    (docs/benchmarks.md#how-the-write-path-is-fast)."""
     files: list[str] = []
     links: dict[str, str] = {}
     subdirectories: list[Path] = []

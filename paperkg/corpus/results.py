@@ -3,7 +3,7 @@ the corpus.
 
 A run reports on every document it saw (`paperkg ingest --json` lists them all), but it only
 needs counts while it runs: holding a result per document in memory cost about as much as
-the rest of the run at a quarter of a million papers (docs/performance.md). `DocumentResults`
+the rest of the run at a quarter of a million papers (docs/benchmarks.md). `DocumentResults`
 keeps the counts the report gives (documents by status, rows written) and spools each result
 to a temporary file as it is added; iterating reads them back in order.
 """

@@ -1,7 +1,7 @@
 """The graph's contract: every label with its key and properties, every relationship type with
 its ends and properties, each with its value type (as neo4j-admin import names them). The
 transaction rows, the admin import's CSV headers, the empty lists restored after an import,
-the dumps' and the injection tests' fixed lists and the README's graph table are made from, or
+the dumps' and the injection tests' fixed lists and the tables of docs/model.md are made from, or
 checked against, this one declaration.
 """
 
@@ -150,7 +150,7 @@ def properties(label: str) -> dict[str, str]:
     return {**NODES[label][1], **DERIVED.get(label, {})}
 
 
-# What each label is, for the README's graph table.
+# What each label is, for the tables of docs/model.md (docs/gen.py).
 MEANINGS = {
     "Paper": "A work, one node however documents name it (see Identity).",
     "Evidence": "One distinct statement of which work a mention is, `OF` the paper it resolved to.",
@@ -161,7 +161,7 @@ MEANINGS = {
 
 
 def graph_table() -> str:
-    """The README's table of labels, keys and properties (`python -m paperkg.graph.contract`)."""
+    """A table of labels, keys and properties (`python -m paperkg.graph.contract`)."""
     lines = ["| Node | Key | What it is | Properties |", "|---|---|---|---|"]
     for label, (key, _) in NODES.items():
         names = ", ".join(f"`{name}`" for name in properties(label))

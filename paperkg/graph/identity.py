@@ -6,7 +6,7 @@ never at the order in which documents came, so ingestion (batch by batch against
 the admin-import export (the whole corpus at once) and any history of retractions give the
 same works. Every rule joins evidence through an identifier they share, so `works_of` resolves
 one connected class of evidence at a time (memory for one class's working state, not the
-whole set's) and `resolve` is built on it. The rules, in order (MODEL.md "Paper identity"):
+whole set's) and `resolve` is built on it. The rules, in order (docs/model.md#identity):
 
 1. **arXiv id.** Evidence with the same arXiv id is one work; two arXiv ids are never one work.
 2. **DOI.** A DOI stated together with exactly one arXiv id belongs to that work (a preprint

@@ -88,7 +88,7 @@ TASKS_AHEAD = 2
 # neo4j-admin's memory: its heap, the off-heap memory it may take for its id mapping and caches
 # (its own default is most of the machine's memory), and its page cache (else the server's, from
 # the home's neo4j.conf, or its own large default). With the JVM's own overhead they keep the
-# importer within the offline path's memory goal (docs/performance.md, issue 20).
+# importer within the offline path's memory goal (docs/benchmarks.md, issue 20).
 IMPORT_HEAP = "512m"
 IMPORT_OFF_HEAP = "256m"
 IMPORT_PAGE_CACHE = "128m"

@@ -11,7 +11,7 @@ the one `paperkg ingest` writes (tests/differential.py compares them), and the n
 or `sync` finds every loaded document unchanged.
 
 It costs what the export costs: memory that grows with the corpus's distinct evidence, and
-disk for the CSV files, removed when the load ends (docs/performance.md measures both).
+disk for the CSV files, removed when the load ends (docs/benchmarks.md shows both).
 
 A load that fails partway removes what it wrote, so the graph is empty again. One that stops
 outright (killed, the machine down) leaves its mark on the ingestion lock: whoever takes the

@@ -34,7 +34,8 @@ from paperkg.load.loader import Loader, LoadOptions, Written
 from paperkg.load.transactions import BatchResult, retract_documents, write_batch
 
 # A batch also ends at this many bytes of documents: a claim-check page is many times a card,
-# and a batch of pages (parsed ahead) must not grow memory with the corpus (docs/performance.md).
+# and a batch of pages (parsed ahead) must not grow memory with the corpus
+# (docs/benchmarks.md#how-the-write-path-is-fast).
 BYTES_PER_TRANSACTION = 2 * 1024 * 1024
 HASH_LOOKUP_BATCH = 1000
 YOUNG_COLLECTION_EVERY = 10  # batches; see _collected_per_batch
@@ -98,7 +99,8 @@ class TransactionLoader(Loader):
 
 class DocIds:
     """A set of document ids (SHA-256 hex digests), each held as its 32 bytes: a run keeps the id
-    of every document it reads, and the hex string costs twice as much (docs/performance.md)."""
+    of every document it reads, and the hex string costs twice as much
+    (docs/benchmarks.md#how-the-write-path-is-fast)."""
 
     def __init__(self) -> None:
         self._digests: set[bytes] = set()
@@ -184,7 +186,7 @@ def _collected_per_batch() -> Iterator[Callable[[], None]]:
     driver's results, which are cycles, no longer hold the rows: write._send), so what a batch
     leaves to the collector is the driver's few objects: a young collection every
     YOUNG_COLLECTION_EVERY batches frees them, and a full one every FULL_COLLECTION_EVERY
-    catches whatever grew old. docs/performance.md has the figures."""
+    catches whatever grew old. bench/run.py measures the run's memory (docs/benchmarks.md)."""
     enabled = gc.isenabled()
     gc.disable()
     batches = 0
@@ -351,7 +353,7 @@ def _write(
 def _transaction(kb: KnowledgeBase, batch: Batch, run_id: str, changes: ChangeLog | None = None) -> BatchResult:
     try:
         # All of a statement's records in one reply (identity lookups return thousands): the
-        # default of 1,000 per PULL costs a round trip each (docs/performance.md).
+        # default of 1,000 per PULL costs a round trip each (docs/benchmarks.md#how-the-write-path-is-fast).
         with kb.session(fetch_size=-1) as session:
             return session.execute_write(write_batch, batch, run_id, changes)
     except (ServiceUnavailable, SessionExpired, DatabaseUnavailable) as exc:

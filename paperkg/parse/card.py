@@ -1,4 +1,4 @@
-"""Paper cards (FORMAT.md A): a `# title`, the arXiv line, then `##` sections separated by blank lines."""
+"""Paper cards (docs/formats.md#the-paper-card): a `# title`, the arXiv line, then `##` sections separated by blank lines."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The claims region of a claim-check page, from the line after the summary to `Citations` (FORMAT.md B.2–B.6).
+"""The claims region of a claim-check page, from the line after the summary to `Citations` (docs/formats.md#claims).
 
 Several elements can share a physical line (B.3), so lines are first cut into typed elements and a
 small state machine then checks their order: main list, flag summary, flagged list, support notes.
@@ -421,7 +421,8 @@ def _split_section(glued: str, known: list[str]) -> tuple[str, str] | None:
 
 
 def _sources(draft: _Draft, warnings: list[str]) -> list[CitedSource]:
-    """FORMAT.md B.4's deterministic rule for which listed sources were checked and what was found."""
+    """The deterministic rule for which listed sources were checked and what was found
+    (docs/formats.md#which-sources-were-checked)."""
     checked = draft.status.checked or 0
     with_verdict = sum(source.verdict is not None for source in draft.sources)
     remaining = checked - with_verdict

@@ -1,4 +1,4 @@
-"""Validated models of the two document kinds (FORMAT.md), as the graph writer consumes them.
+"""Validated models of the two document kinds (docs/formats.md), as the graph writer consumes them.
 
 Every model forbids unknown fields. Line numbers are 1-based physical lines of the source file.
 """
@@ -290,7 +290,7 @@ class Page(_Document):
     claims: list[Claim]
     cites_note: str | None  # e.g. "Part of this paper’s reference list could not be split …"
     references: list[Reference]
-    # FORMAT.md B.8: this label sits between the structured and the raw list; which it sorts is unclear.
+    # docs/formats.md#references-citing-works-and-metadata: this label sits between the structured and the raw list; which it sorts is unclear.
     references_sort_label: str | None
     raw_references: list[RawReference]
     raw_reference_lines: int  # physical `- ` lines parsed

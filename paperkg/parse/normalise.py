@@ -1,4 +1,4 @@
-"""Normalised titles for matching one work across documents (MODEL.md, "Paper identity")."""
+"""Normalised titles for matching one work across documents (docs/model.md#identity)."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ _ASCII_TABLE = str.maketrans(
 
 
 # A popular work's title recurs in thousands of documents; normalising it once is enough. Kept
-# small: the cache lives as long as the run, and 65,536 titles held about 20 MB (docs/performance.md).
+# small: the cache lives as long as the run, and 65,536 titles held about 20 MB.
 @lru_cache(maxsize=1 << 12)
 def title_norm(title: str) -> str:
     """NFKC, case-folded, markers removed, punctuation dropped, white space collapsed."""

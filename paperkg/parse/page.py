@@ -1,4 +1,4 @@
-"""Claim-check pages (FORMAT.md B): read top to bottom, each required anchor in its turn (C)."""
+"""Claim-check pages (docs/formats.md#the-claim-check-page): read top to bottom, each required anchor in its turn."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Printed-but-unlinked reference strings → best-effort structured records (FORMAT.md B.8).
+"""Printed-but-unlinked reference strings → best-effort structured records (docs/formats.md#references-citing-works-and-metadata).
 
 The strings are PDF extractions in the usual bibliography style
 `<Authors>. <Title>. <Venue>, <year>. URL <url>.` with extraction debris (`concep- tual`,

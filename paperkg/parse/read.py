@@ -13,7 +13,7 @@ from paperkg.parse.text import DEFAULT_MAX_BYTES, read_lines
 
 
 def parse_bytes(data: bytes, path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Document:
-    """Parse one document; line 1 decides its kind (FORMAT.md §0). Raises only ParseError."""
+    """Parse one document; line 1 decides its kind (docs/formats.md#any-document). Raises only ParseError."""
     lines, text_meta = read_lines(data, path, max_bytes)
     common = {"path": path, "sha256": hashlib.sha256(data).hexdigest(), "text_meta": text_meta}
     try:

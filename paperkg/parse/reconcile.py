@@ -1,4 +1,4 @@
-"""The totals a document states, set against what was parsed (FORMAT.md B.4 table).
+"""The totals a document states, set against what was parsed (docs/formats.md#how-totals-are-reconciled).
 
 Mismatches are never errors: each becomes a ReconciliationItem with ok=False and one warning.
 """

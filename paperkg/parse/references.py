@@ -1,4 +1,4 @@
-"""Structured work entries of a page's `Cites` and `Cited by` lists (FORMAT.md B.7).
+"""Structured work entries of a page's `Cites` and `Cited by` lists (docs/formats.md#references-citing-works-and-metadata).
 
 An entry is an optional title line followed by the author line
 `<authors> (<yyyy>) · <venue> · doi:<doi> · Cited by <n>`; the author line is recognised by its

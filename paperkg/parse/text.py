@@ -1,4 +1,4 @@
-"""Raw bytes → normalised lines (FORMAT.md §0), rejecting what is not a text document."""
+"""Raw bytes → normalised lines (docs/formats.md#any-document), rejecting what is not a text document."""
 
 from __future__ import annotations
 

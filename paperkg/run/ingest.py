@@ -1,8 +1,9 @@
-"""An ingestion run: find documents, skip unchanged ones, parse, map, write, record the run.
+"""An ingestion run: find the documents, hold the lock, load them, retract, record the run.
 
-Data flows one way: read file → parse to models (paperkg.parse) → assertions with
-keys (paperkg.graph.rows) → identity and rows written per batch (paperkg.load.transactions).
-A document that fails to parse or to write is rejected alone; the others still land.
+The run discovers the files (paperkg.corpus), picks the loader that writes them (paperkg.load:
+transactions, or the bulk load into an empty graph), retracts the documents whose files were
+replaced or are gone, computes the outdated precomputed answers again, and records itself as an
+IngestRun. A document that fails to parse or to write is rejected alone; the others still land.
 """
 
 from __future__ import annotations
@@ -35,12 +36,6 @@ from paperkg.run.answers import refresh as refresh_answers
 from paperkg.run.lock import IngestLock
 from paperkg.run.report import RunReport, graph_change, now
 
-# A batch also ends at this many bytes of documents: a claim-check page is many times a card,
-# and a batch of pages (parsed ahead) must not grow memory with the corpus (docs/performance.md).
-BYTES_PER_TRANSACTION = 2 * 1024 * 1024
-HASH_LOOKUP_BATCH = 1000
-YOUNG_COLLECTION_EVERY = 10  # batches; see _collected_per_batch
-FULL_COLLECTION_EVERY = 100
 RUN_ERROR_CHARS = 500  # of a failed run's error, kept on its IngestRun
 
 
