@@ -65,7 +65,7 @@ def swap_lines(data: bytes, rng: random.Random) -> bytes:
 
 
 def join_lines(data: bytes, rng: random.Random) -> bytes:
-    """Two lines glued into one, as the page format glues its elements (B.3), with or without a space."""
+    """Two lines glued into one, as the page format glues its elements (docs/formats.md#claims), with or without a space."""
     lines = _lines(data)
     if len(lines) < 2:
         return data

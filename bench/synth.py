@@ -12,7 +12,7 @@ seeded from (S, document), so the bytes depend only on the arguments.
 What the corpus exercises:
 * cards: missing sections, lists cut at 30 of a larger total, publication years that differ
   from the id's prefix, old-style ids (`cs/0112017`) for the early papers;
-* pages: every B.3 glue, hidden sources, ` source` entries that were not checked, verdicts,
+* pages: every docs/formats.md#claims glue, hidden sources, ` source` entries that were not checked, verdicts,
   flagged-list sections glued to their text, support notes that repeat listed claims,
   references with and without titles, Self-citation/Preprint markers, raw references with
   continuation lines, orphan fragments, link labels and extraction debris;
@@ -147,7 +147,7 @@ class _Person(NamedTuple):
     surname: str
 
     def structured(self) -> str:
-        """`Surname, I. T.` (B.7 author lines and the metadata's Authors)."""
+        """`Surname, I. T.` (docs/formats.md#references-citing-works-and-metadata author lines and the metadata's Authors)."""
         initials = "-".join(part[0] + "." for part in self.given.split("-"))
         return f"{self.surname}, {initials}" + (f" {self.middle}." if self.middle else "")
 
@@ -520,7 +520,7 @@ def _card_text(graph: _Graph, paper: int) -> str:
 
 
 class _Entry(NamedTuple):
-    """A structured entry of `Cites` or `Cited by` (B.7)."""
+    """A structured entry of `Cites` or `Cited by` (docs/formats.md#references-citing-works-and-metadata)."""
 
     work: _Work
     has_title: bool
@@ -537,7 +537,9 @@ def _entry(rng: random.Random, work: _Work, self_citation_rate: float, untitled_
         work=work,
         has_title=has_title,
         self_citation=rng.random() < self_citation_rate,
-        preprint=has_title and rng.random() < (0.9 if cornell else 0.03),  # B.7: never without a title
+        preprint=has_title
+        and rng.random()
+        < (0.9 if cornell else 0.03),  # docs/formats.md#references-citing-works-and-metadata: never without a title
         shows_authors=rng.random() >= 0.01,
         shows_venue=rng.random() >= 0.02,
     )
@@ -597,7 +599,7 @@ def _editors(rng: random.Random, people: list[_Person], count: int) -> str:
 
 
 def _imprint(rng: random.Random, year: int | str) -> str:
-    """The publisher line a page break splits off (B.8's `Curran Associates, Inc., 2020. URL …`)."""
+    """The publisher line a page break splits off (docs/formats.md#references-citing-works-and-metadata `Curran Associates, Inc., 2020. URL …`)."""
     return (
         f"{rng.choice(_PUBLISHERS)}, Inc., {year}. URL https://proceedings.example.org/{str(year)[:4]}/file/"
         f"{rng.getrandbits(64):016x}-Paper.pdf."
@@ -607,7 +609,7 @@ def _imprint(rng: random.Random, year: int | str) -> str:
 def _raw_reference(
     rng: random.Random, work: _Work, year_suffix: str, people: list[_Person], one_line: bool
 ) -> list[str]:
-    """One printed-but-unlinked reference (its `- ` lines) in a bibliography style, with B.8's debris."""
+    """One printed-but-unlinked reference (its `- ` lines) in a bibliography style, with docs/formats.md#references-citing-works-and-metadata debris."""
     title = work.title
     if rng.random() < 0.5:
         title = title[0] + " ".join(_sentence_case_word(word) for word in title[1:].split(" "))
@@ -661,7 +663,7 @@ def _raw_reference(
 
 
 def _orphan_fragment(rng: random.Random, people: list[_Person]) -> list[str]:
-    """B.8: the tail of an entry whose head is missing, and the imprint line that continues it."""
+    """docs/formats.md#references-citing-works-and-metadata: the tail of an entry whose head is missing, and the imprint line that continues it."""
     pages = rng.randint(1, 30000)
     return [
         f"- In {_editors(rng, people, 4)} (eds.), Advances in {rng.choice(_FIELDS)}, volume {rng.randint(1, 40)}, "
@@ -689,7 +691,7 @@ def _key_author(work: _Work) -> str:
 
 
 class _Key(NamedTuple):
-    """A source as claims name it (B.2.4)."""
+    """A source as claims name it (docs/formats.md#claims)."""
 
     author: str  # "" for a bare year such as `[2023]`
     year: str  # with its a/b/c suffix
@@ -723,14 +725,14 @@ class _Claim:
 
     @property
     def closes_its_line(self) -> bool:
-        """B.3: a status line ends its line only when cites or `- Rests …` follow on it."""
+        """docs/formats.md#claims: a status line ends its line only when cites or `- Rests …` follow on it."""
         return bool(self.cites) or self.rests
 
 
 _KIND_BASIS = (("Premise", "citation"), ("Premise", "none given"), ("Interpretation", "citation"),
                ("Interpretation", "none given"), ("Interpretation", "reasoning"))  # fmt: skip
-_KIND_BASIS_WEIGHTS = (101, 10, 35, 36, 39)  # the seed page's mix (B.2.1)
-_SOURCES_WEIGHTS = (66, 27, 43)  # M = 1, 2, 3 (B.2.3)
+_KIND_BASIS_WEIGHTS = (101, 10, 35, 36, 39)  # the seed page's mix (docs/formats.md#claims)
+_SOURCES_WEIGHTS = (66, 27, 43)  # M = 1, 2, 3 (docs/formats.md#claims)
 # The a/b/c year suffix of each reference entry that needs one, by ("structured" | "raw", index).
 _Suffixes = dict[tuple[str, int], str]
 
@@ -773,7 +775,9 @@ class _Page:
                 work = graph.work(cited, published)
                 structured.append(_entry(rng, work, 0.29, 0.15))
                 other = graph.work(cited, not published)
-                if other.doi != work.doi and rng.random() < 0.05:  # both versions listed (B.7 duplicates)
+                if (
+                    other.doi != work.doi and rng.random() < 0.05
+                ):  # both versions listed (docs/formats.md#references-citing-works-and-metadata duplicates)
                     structured.append(_entry(rng, other, 0.29, 0.0))
             elif roll < 0.88:
                 raw_works.append(graph.work(cited, rng.random() < 0.5))
@@ -787,7 +791,7 @@ class _Page:
                 raw_works.append(work)
         structured.sort(key=lambda entry: -entry.work.cited_by)
         raw_works.sort(key=lambda work: ((_first_name_key(work) or "").casefold(), work.year))
-        # B.8: a few lines hold two references; the second is invisible to a parser.
+        # docs/formats.md#references-citing-works-and-metadata: a few lines hold two references; the second is invisible to a parser.
         merged = {index + 1 for index in range(len(raw_works) - 1) if rng.random() < 0.01}
         merged -= {index + 1 for index in merged}
         return structured, raw_works, merged
@@ -852,7 +856,9 @@ class _Page:
                 entries[-1][-1] += " " + lines[0][2:]
             else:
                 entries.append(lines)
-        if entries and rng.random() < 0.5:  # the same reference printed twice (B.8 duplicates)
+        if (
+            entries and rng.random() < 0.5
+        ):  # the same reference printed twice (docs/formats.md#references-citing-works-and-metadata duplicates)
             at = rng.randrange(len(entries))
             entries.insert(at, list(entries[at]))
         if rng.random() < 0.3:
@@ -875,7 +881,7 @@ class _Page:
 
     def _sections(self) -> tuple[list[str], list[str]]:
         """Section titles, none a prefix of another, each ending in a lowercase letter or `.:`
-        so that B.5 splits a flagged claim's glued `<section><Text>` where it was glued."""
+        so that docs/formats.md#claims splits a flagged claim's glued `<section><Text>` where it was glued."""
         rng = self.rng
         sections: list[str] = []
         while len(sections) < rng.randint(14, 30):
@@ -894,7 +900,7 @@ class _Page:
             )
             if not any(other.startswith(section) or section.startswith(other) for other in sections):
                 sections.append(section)
-        # About one in five flagged claims sits under a section no main-list header prints (B.5 rule 2).
+        # About one in five flagged claims sits under a section no main-list header prints (docs/formats.md#claims).
         return sections[: len(sections) * 3 // 4], sections[len(sections) * 3 // 4 :]
 
     def _new_text(self) -> str:
@@ -934,7 +940,7 @@ class _Page:
         return f"{rng.choice(_VERDICT_PLACES)} {finding}. {negation} (LLM, conf={rng.randint(72, 88) / 100:.2f})"
 
     def _quote(self, text: str, keys: list[_Key]) -> str:
-        """The sentence the claim was drawn from, with its in-text citations (B.2.2)."""
+        """The sentence the claim was drawn from, with its in-text citations (docs/formats.md#claims)."""
         rng = self.rng
         body = text[:-1]
         named = [key for key in keys if key.author]
@@ -962,7 +968,9 @@ class _Page:
             total = rng.choices((1, 2, 3), _SOURCES_WEIGHTS)[0]
             keys = self._pick_keys(total)
             total = len(keys)
-            if not must_cite and rng.random() < 0.03:  # hidden sources: N of M but no `- cites` (B.4)
+            if (
+                not must_cite and rng.random() < 0.03
+            ):  # hidden sources: N of M but no `- cites` (docs/formats.md#which-sources-were-checked)
                 counts = (rng.randint(0, total), total)
             else:
                 cites = [
@@ -971,7 +979,7 @@ class _Page:
                 ]
                 matched = sum(key.matched for key in keys)
                 verdicts = sum(cite.verdict is not None for cite in cites)
-                # Usually every matched source was checked; sometimes one was only matched (B.4).
+                # Usually every matched source was checked; sometimes one was only matched (docs/formats.md#which-sources-were-checked).
                 checked = matched if rng.random() < 0.88 else rng.randint(verdicts, matched)
                 counts = (checked, total)
         else:
@@ -995,7 +1003,7 @@ class _Page:
         main_count = round(listed * rng.uniform(0.45, 0.55))
         flagged_count = listed - main_count
         # The list that follows a claim is never glued onto its status line, so each list's last
-        # claim cites something (B.3).
+        # claim cites something (docs/formats.md#claims).
         main = [self._claim(self.main_sections, index == main_count - 1) for index in range(main_count)]
         all_sections = self.main_sections * 4 + self.flagged_sections
         flagged = [self._claim(all_sections, index == flagged_count - 1) for index in range(flagged_count)]
@@ -1004,7 +1012,7 @@ class _Page:
                 if rng.random() < 0.01:  # two claims drawn from one sentence (L403/L470)
                     claims[index].quote = claims[index - 1].quote
         citing = [claim for claim in main if claim.cites and not claim.rests]
-        if citing and rng.random() < 0.4:  # B.2.5: stated again elsewhere, with a second quote
+        if citing and rng.random() < 0.4:  # docs/formats.md#claims: stated again elsewhere, with a second quote
             claim = rng.choice(citing)
             claim.also_stated = (rng.choice(self.main_sections), self._quote(self._new_text(), []))
         for claim in flagged:
@@ -1022,13 +1030,15 @@ class _Page:
             flags.append("probably_not_substantial")
             for reason, rate in (("too_vague", 0.22), ("conclusions_may_not_depend", 0.67), ("no_reason_given", 0.35)):
                 if rng.random() < rate:
-                    flags.append(reason)  # reasons only ever follow `Probably not …` (B.4)
+                    flags.append(
+                        reason
+                    )  # reasons only ever follow `Probably not …` (docs/formats.md#which-sources-were-checked)
         if rng.random() < 0.35 or not flags:
             flags.append("two_claims_in_one")
         return tuple(sorted(flags, key=_FLAG_ORDER.index))
 
     def _support_notes(self) -> tuple[list[tuple[str, str, str]], int]:
-        """(note, claim text, quote): the `Rests on an assumption` claims again, then new claims (B.6)."""
+        """(note, claim text, quote): the `Rests on an assumption` claims again, then new claims (docs/formats.md#claims)."""
         rng = self.rng
         notes = [
             ("relies_without_support", claim.text, claim.quote) for claim in self.main + self.flagged if claim.rests
@@ -1058,7 +1068,7 @@ class _Page:
         sum_total = sum(claim.counts[1] for claim in listed if claim.counts)
         verdicts = sum(cite.verdict is not None for claim in listed for cite in claim.cites)
         works = len(self.references) + self.raw_entries
-        # The header and metadata state reference totals that do not reconcile with the lists (B.4).
+        # The header and metadata state reference totals that do not reconcile with the lists (docs/formats.md#which-sources-were-checked).
         stated_references = max(1, round(works * rng.uniform(0.6, 0.95)))
         registry = "The DOI matches its DataCite record" if subject.arxiv_id else "The DOI matches its Crossref record"
         lines = [
@@ -1119,7 +1129,7 @@ class _Page:
         ]
 
     def _render_claims(self, lines: list[str]) -> None:
-        """Both lists with B.3's glue: what follows an open status line joins it."""
+        """Both lists with docs/formats.md#claims glue: what follows an open status line joins it."""
         status_open = False
         for claim in self.main:
             header = f"{claim.kind}{claim.basis}§ {claim.section}"
@@ -1245,7 +1255,7 @@ class _Plant:
     claims: list[list[_Cite]] = field(default_factory=list)  # each the cites of one main-list claim
 
     def apply(self, page: _Page) -> None:
-        for entry in self.references:  # where its count puts it: the list stays most cited first (B.7)
+        for entry in self.references:  # where its count puts it: the list stays most cited first (docs/formats.md#references-citing-works-and-metadata)
             at = next(
                 (index for index, other in enumerate(page.references) if other.work.cited_by < entry.work.cited_by),
                 len(page.references),

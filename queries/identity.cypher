@@ -1,7 +1,7 @@
 // name: identity
 // Why a work is one node: each mention of it, with the document and lines it comes from, the
 // evidence it states (arXiv id, DOI, normalised title, year) and the rule that joins it to
-// the work (paperkg.ingest.identity): the arXiv id; a DOI stated together with the work's
+// the work (paperkg.graph.identity): the arXiv id; a DOI stated together with the work's
 // arXiv id (the documents that state both are listed); the work's own DOI; a title with a
 // year within one of the work's other evidence; a title without a year, which only the one
 // work carrying it takes; or a fallback key, an entry that is only ever itself.

@@ -205,7 +205,7 @@ TYPES = set(contract.TYPES)
 
 
 def python_files() -> list[Path]:
-    """The package's Python files: paperkg/ and ingest/ (the package paperkg.ingest)."""
+    """The package's Python files (paperkg/) and the scripts in ingest/."""
     return sorted({p.resolve() for folder in ("paperkg", "ingest") for p in (ROOT / folder).rglob("*.py")})
 
 

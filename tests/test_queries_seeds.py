@@ -38,9 +38,9 @@ def test_claim_support_summary_of_2501_16496_agrees_with_the_model(seeds):
     }
     assert totals == {"claims": 240, "premise": 111, "interpretation": 110, "no_kind": 19, "substantial": 71}
     claims = {row["status"]: row["claims"] for row in rows}
-    # The seed page: 4 claims count checks but list no source at all; B.2: 85 claims have basis
+    # The seed page: 4 claims count checks but list no source at all; docs/formats.md#claims: 85 claims have basis
     # none given / reasoning, 3 of them with sources, and 3 citation claims have neither N of M
-    # nor cites; B.6: 19 claims are known only from support notes.
+    # nor cites; docs/formats.md#claims: 19 claims are known only from support notes.
     assert (claims["checked_unlisted"], claims["uncited"], claims["sources_missing"]) == (4, 85 - 3 + 19, 3)
 
 

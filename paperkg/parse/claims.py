@@ -1,6 +1,6 @@
 """The claims region of a claim-check page, from the line after the summary to `Citations` (docs/formats.md#claims).
 
-Several elements can share a physical line (B.3), so lines are first cut into typed elements and a
+Several elements can share a physical line (docs/formats.md#claims), so lines are first cut into typed elements and a
 small state machine then checks their order: main list, flag summary, flagged list, support notes.
 """
 
@@ -46,7 +46,7 @@ NOTE_SENTENCES = {
 _N_OF_M = re.compile(r"([0-9]+) of ([0-9]+) sources checked")
 _CONFIDENCE = re.compile(r"\(LLM, conf=([0-9]{1,3}(?:\.[0-9]{1,6})?)\)")
 _VERDICT_MARK = "(LLM, conf="
-# B.5 rule 2: a lowercase letter or one of .:?!) directly followed by an uppercase letter.
+# docs/formats.md#claims: a lowercase letter or one of .:?!) directly followed by an uppercase letter.
 _SPLIT_AFTER = frozenset(".:?!)")
 
 
@@ -163,7 +163,7 @@ def _describe(element: _Element) -> str:
 
 
 def _header(text: str, line: int, dashed: bool) -> _Header | None:
-    """`<Kind><basis>§ <rest>` with nothing between the parts (B.2)."""
+    """`<Kind><basis>§ <rest>` with nothing between the parts (docs/formats.md#claims)."""
     for kind in KINDS:
         if text.startswith(kind):
             for basis in BASES:
@@ -229,7 +229,7 @@ def _dashed(text: str, line: int, path: str) -> _Element:
 
 
 def _glued(rest: str, line: int, path: str, after: str) -> list[_Element]:
-    """What follows a status or Experimental line on the same physical line (B.3)."""
+    """What follows a status or Experimental line on the same physical line (docs/formats.md#claims)."""
     if not rest:
         return []
     dashed = rest[1:] if rest.startswith(" - ") else rest
@@ -402,14 +402,14 @@ def _read_claim_body(stream: _Stream, draft: _Draft) -> None:
 
 
 def _add_also_stated(draft: _Draft, element: _AlsoStated) -> None:
-    # The same line is repeated after the cites (B.2.5): record each section once.
+    # The same line is repeated after the cites (docs/formats.md#claims): record each section once.
     if element.section not in draft.also_stated_in:
         draft.also_stated_in.append(element.section)
     draft.boosted = draft.boosted or element.boosted
 
 
 def _split_section(glued: str, known: list[str]) -> tuple[str, str] | None:
-    """B.5: the longest known section that is a proper prefix, else the first lower→Upper seam."""
+    """docs/formats.md#claims: the longest known section that is a proper prefix, else the first lower→Upper seam."""
     for title in known:
         if len(glued) > len(title) and glued.startswith(title):
             return title, glued[len(title) :]
@@ -574,7 +574,7 @@ def parse_claims(lines: list[str], start: int, path: str) -> ClaimsRegion:
             raise ParseError(path, element.line, f"{_describe(element)} out of place")
 
     warnings: list[str] = []
-    # Sections printed unglued: main-list headers and 'Also stated in' lines (B.5 rule 1).
+    # Sections printed unglued: main-list headers and 'Also stated in' lines (docs/formats.md#claims).
     known = {draft.header.rest for draft in main}
     known.update(section for draft in main + flagged for section in draft.also_stated_in)
     known_longest_first = sorted(known, key=len, reverse=True)

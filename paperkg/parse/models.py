@@ -128,7 +128,7 @@ class Card(_Document):
 
 
 class CitedSource(_Model):
-    """One `- cites <key>` entry of a claim, with what B.4's rule makes of it."""
+    """One `- cites <key>` entry of a claim, with what docs/formats.md#which-sources-were-checked rule makes of it."""
 
     key: str  # as printed, without the ` source` suffix
     first_author: str | None  # None for a bare-year key such as `[2023]`
@@ -141,7 +141,7 @@ class CitedSource(_Model):
     verdict: Literal["supported", "not_supported"] | None
     confidence: float | None
     rationale: str | None
-    ambiguous: bool  # checked by B.4's order-of-listing pick among more candidates than checks
+    ambiguous: bool  # checked by docs/formats.md#which-sources-were-checked order-of-listing pick among more candidates than checks
     line: int
 
 

@@ -19,7 +19,7 @@ MAX_KEY_BYTES = 4000
 
 
 def strip_markers(title: str) -> str:
-    """Remove the `Self-citation` prefix and `Preprint` suffix a page glues onto titles (B.7)."""
+    """Remove the `Self-citation` prefix and `Preprint` suffix a page glues onto titles (docs/formats.md#references-citing-works-and-metadata)."""
     if title.startswith(SELF_CITATION):
         title = title[len(SELF_CITATION) :]
     if title.endswith(PREPRINT):

@@ -53,7 +53,7 @@ _METADATA_KEYS = frozenset(
         "Type", "Language", "Open access", "Licence", "License", "Locations", "Topics", "Keywords",
     }
 )  # fmt: skip
-# `arXiv` is a value, not a key, directly after one of these keys while it has no value yet (B.9).
+# `arXiv` is a value, not a key, directly after one of these keys while it has no value yet (docs/formats.md#references-citing-works-and-metadata).
 _KEYS_NAMING_A_SOURCE = frozenset({"Venue", "Publisher"})
 _ABOUT = "About these checks"
 _FOOTER_SEPARATOR = "›"
@@ -69,7 +69,7 @@ def is_page_header(line: str) -> bool:
 
 
 def _parse_header(line: str) -> PageHeader | None:
-    """Line 1 (B.1): the registry note is free text up to the first `;`."""
+    """Line 1 (docs/formats.md#from-the-header-to-the-claims): the registry note is free text up to the first `;`."""
     note, separator, rest = line.partition("; ")
     counts = _HEADER_REST.fullmatch(rest) if separator and note else None
     if counts is None:
@@ -226,7 +226,7 @@ def _read_about(cursor: _Cursor) -> tuple[About, list[str]]:
     cursor.index += 1
     links = [link.strip() for link in text.split(_FOOTER_SEPARATOR) if link.strip()]
     extraction_date = claim_model = claim_prompt = label_model = check_model = None
-    # B.9: the extraction date and the models are in prose; each is read from the first line naming it.
+    # docs/formats.md#references-citing-works-and-metadata: the extraction date and the models are in prose; each is read from the first line naming it.
     for line in prose:
         if extraction_date is None and (extraction := _EXTRACTION.search(line)):
             extraction_date = parse_iso_date(extraction[1])

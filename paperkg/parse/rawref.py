@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from paperkg.parse.models import RawFields, RawReference, built_all
 
-# A page break inside an entry leaves the publisher imprint on a line of its own (B.8):
+# A page break inside an entry leaves the publisher imprint on a line of its own (docs/formats.md#references-citing-works-and-metadata):
 # `Curran Associates, Inc., 2020. URL …` continues the line before.
 _CONTINUATION = re.compile(r"[^.,]{1,80}, Inc\., [0-9]{4}[a-z]?\.")
 # An entry that starts at its venue clause: the tail of an entry whose head is missing.
@@ -204,7 +204,7 @@ def _sentence_ends(text: str, start: int, urls: list[_Url]) -> Iterator[int]:
 
 
 def _own_part(text: str, after_title: int, urls: list[_Url]) -> str:
-    """The first entry of a line that may hold several (B.8: references glued on one line).
+    """The first entry of a line that may hold several (docs/formats.md#references-citing-works-and-metadata: references glued on one line).
 
     An entry ends with the sentence that holds its year, and the `doi:` and `URL` clauses after
     it. When what follows reads as an entry of its own (an author list, then a year), it is
@@ -265,7 +265,7 @@ def _raw_fields(text: str, orphan_fragment: bool) -> dict[str, Any]:
 
 
 def parse_raw_references(lines: list[tuple[int, str]]) -> list[RawReference]:
-    """`- ` lines (number, text without the prefix) → entries, joining continuation lines (B.8)."""
+    """`- ` lines (number, text without the prefix) → entries, joining continuation lines (docs/formats.md#references-citing-works-and-metadata)."""
     entries: list[tuple[list[_Line], list[str]]] = []
     for number, text in lines:
         body, labels = strip_link_labels(text)
