@@ -14,6 +14,7 @@ LineEndings = Literal["lf", "crlf", "cr", "mixed", "none"]  # "none": a single l
 FlagKind = Literal["probably_not_substantial", "two_claims_in_one", "quote_partly_states"]
 FlagReason = Literal["conclusions_may_not_depend", "too_vague", "no_reason_given"]
 SupportNote = Literal["relies_without_support", "assumption"]
+LimitationKind = Literal["Stated", "Evident"]
 _M = TypeVar("_M", bound=BaseModel)
 
 
@@ -246,7 +247,7 @@ class PageHeader(_Model):
 
 
 class Limitation(_Model):
-    kind: Literal["Stated", "Evident"]
+    kind: LimitationKind
     text: str
 
 
