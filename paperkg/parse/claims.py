@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from paperkg.parse.errors import ParseError, excerpt
-from paperkg.parse.models import CitedSource, Claim, FlagCount, built_all
+from paperkg.parse.models import CitedSource, Claim, FlagCount, FlagKind, FlagReason, built_all
 from paperkg.parse.values import MAX_COUNT, parse_count
 
 END = "Citations"
@@ -29,7 +29,7 @@ ALSO_STATED = "- Also stated in: § "
 BOOSTED_SUFFIX = " · boosted"
 RESTS = "- Rests on an assumption: "
 # (sentence, identifier, is a flag kind rather than a reason), in the fixed order a page prints them.
-FLAG_SENTENCES = (
+FLAG_SENTENCES: tuple[tuple[str, FlagKind, Literal[True]] | tuple[str, FlagReason, Literal[False]], ...] = (
     ("Probably not a substantial claim.", "probably_not_substantial", True),
     ("It may be too vague to check against evidence.", "too_vague", False),
     ("The paper’s conclusions may not depend on it.", "conclusions_may_not_depend", False),
@@ -39,6 +39,10 @@ FLAG_SENTENCES = (
 )
 # Every line the claims hold is tried as flag sentences: one test rejects most.
 _FLAG_SENTENCE_TEXTS = tuple(sentence for sentence, _, _ in FLAG_SENTENCES)
+# A flag-summary line names a flag kind: (sentence, kind).
+_FLAG_KIND_SENTENCES: tuple[tuple[str, FlagKind], ...] = tuple(
+    (entry[0], entry[1]) for entry in FLAG_SENTENCES if entry[2]
+)
 NOTE_SENTENCES = {
     "The paper relies on this without support.": "relies_without_support",
     "The authors state this as an assumption.": "assumption",
@@ -63,8 +67,8 @@ class _Header(NamedTuple):
 
 class _FlagSummary(NamedTuple):
     line: int
-    flag: str
-    count: int
+    flag: FlagKind
+    claims: int  # how many claims carry the flag (`count` would hide tuple.count)
 
 
 class _Flags(NamedTuple):
@@ -220,11 +224,11 @@ def _dashed(text: str, line: int, path: str) -> _Element:
         return _Rests(line, text[len(RESTS) :])
     if header := _header(text[2:], line, dashed=True):
         return header
-    for sentence, identifier, is_kind in FLAG_SENTENCES:
-        if is_kind and text.startswith(sentence + " ", 2):
+    for sentence, kind in _FLAG_KIND_SENTENCES:
+        if text.startswith(sentence + " ", 2):
             count = parse_count(text[len(sentence) + 3 :])
             if count is not None:
-                return _FlagSummary(line, identifier, count)
+                return _FlagSummary(line, kind, count)
     raise ParseError(path, line, f"unrecognised '- ' element in the claims: {excerpt(text)}")
 
 
@@ -550,7 +554,7 @@ def parse_claims(lines: list[str], start: int, path: str) -> ClaimsRegion:
             main.append(draft)
         elif isinstance(element, _FlagSummary) and phase in ("main", "summary"):
             phase = "summary"
-            flag_summary.append(FlagCount(flag=element.flag, count=element.count, line=element.line))
+            flag_summary.append(FlagCount(flag=element.flag, count=element.claims, line=element.line))
         elif isinstance(element, _Flags) and phase in ("main", "summary", "flagged"):
             phase = "flagged"
             if not element.kinds:
