@@ -323,7 +323,7 @@ class Clusters:
     labels: list[str] = field(default_factory=list)
     sizes: list[int] = field(default_factory=list)
     cores: list[list[int]] = field(default_factory=list)
-    neighbours: list[list[tuple[int, float]]] = field(default_factory=list)
+    neighbours: list[list[tuple[int, int]]] = field(default_factory=list)  # (cluster, summed link weight)
     min_weight: int = 1  # the smallest link weight the network kept
 
 
@@ -355,7 +355,7 @@ def communities(projection: Projection, links: Network, ranks: Sequence[float], 
         for paper in members:
             membership[paper] = number
     result = Clusters(links.name, membership, min_weight=links.min_weight)
-    between: dict[int, Counter] = defaultdict(Counter)
+    between: dict[int, Counter[int]] = defaultdict(Counter)
     for (ca, cb), weight in _between_clusters(membership, links).items():
         between[ca][cb] += weight
         between[cb][ca] += weight
@@ -511,10 +511,10 @@ def main_path(projection: Projection, key_routes: int = KEY_ROUTES) -> MainPath:
     global_path: list[int] = []
     ends = [paper for paper in range(count) if predecessors[paper] and not successors[paper]]
     if ends:
-        paper: int | None = min(ends, key=lambda p: (-best[p], ids[p]))
-        while paper is not None:
-            global_path.append(paper)
-            paper = back[paper]
+        step: int | None = min(ends, key=lambda p: (-best[p], ids[p]))
+        while step is not None:
+            global_path.append(step)
+            step = back[step]
         global_path.reverse()
 
     # Key-route: the top edges by SPC, each extended backward and forward along the largest SPC

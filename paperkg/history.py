@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -49,7 +50,7 @@ def runs(kb: KnowledgeBase, limit: int = 1000) -> list[dict[str, Any]]:
                 "ended_at": ended,
                 "seconds": _seconds(started, ended),
                 "status": status or "did not finish",
-                "exit_code": EXIT_CODES.get(status),
+                "exit_code": None if status is None else EXIT_CODES.get(status),
                 "totals": {
                     key: run.get(key, 0) for key in ("seen", "new", "changed", "unchanged", "rejected", "retracted")
                 }
@@ -92,9 +93,9 @@ def window(kb: KnowledgeBase, since: str | None, now: datetime | None = None) ->
     if relative:
         moment = (now or datetime.now(UTC)) - timedelta(**{UNITS[relative["unit"]]: int(relative["count"])})
         return {"since": moment.isoformat(timespec="seconds"), "after_run": None}
-    moment = _moment(text)
-    if moment is not None:
-        return {"since": moment.isoformat(timespec="seconds"), "after_run": None}
+    stated = _moment(text)
+    if stated is not None:
+        return {"since": stated.isoformat(timespec="seconds"), "after_run": None}
     return {"since": None, "after_run": find_run(kb, text)["run_id"]}
 
 
@@ -215,7 +216,7 @@ class Digest:
         return "\n".join(parts) + "\n"
 
 
-def digest(kb: KnowledgeBase, *, since: str, watch: list[str] = (), now: datetime | None = None) -> Digest:
+def digest(kb: KnowledgeBase, *, since: str, watch: Sequence[str] = (), now: datetime | None = None) -> Digest:
     """What changed since `since` that a researcher following `watch` (or the whole corpus)
     would read: new works citing the watched papers or the works they build on, new
     unsupported and unverifiable claims citing them, flipped verdicts, merges and splits."""

@@ -48,7 +48,7 @@ class ReadOnlyViolation(PaperkgError):
     """An ad-hoc statement would do more than read the graph; it was not run."""
 
 
-def check_read_only(driver: Driver, database: str | None, statement: str, parameters: Mapping[str, Any]) -> None:
+def check_read_only(driver: Driver, database: str | None, statement: str, parameters: dict[str, Any]) -> None:
     """ReadOnlyViolation unless `statement` only reads the graph (see the module's docstring)."""
     planned = "EXPLAIN " + _PLAN_PREFIX.sub("", statement, count=1)
     _, summary, _ = driver.execute_query(planned, parameters, database_=database, routing_=RoutingControl.READ)

@@ -22,9 +22,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from paperkg.errors import MissingExtra, PaperkgError
+
+if TYPE_CHECKING:
+    from pydantic_extra_types.color import ColorType  # what neo4j-viz takes for a colour
 
 # How each library query's rows are connected in its picture (others: the citations among
 # them): the statement cypher/show_<link>.cypher finds what joins each pair.
@@ -256,6 +259,9 @@ def visualization(graph: Subgraph):
     except ImportError:
         raise MissingExtra("pictures need neo4j-viz: pip install 'paperkg[viz]'") from None
 
+    # Why the `type: ignore[call-arg]`s below: neo4j-viz declares its optional fields as
+    # Field(None, ...), a default mypy does not see without pydantic's plugin, so it takes
+    # caption_align and the rest for required arguments.
     nodes = []
     # A path is laid out left to right in its order; in a zigzag where a step skips papers (a
     # key-route path's branches), so that the longer steps do not hide behind the short ones.
@@ -273,7 +279,7 @@ def visualization(graph: Subgraph):
         if node_id in place:
             index = place[node_id]
             nodes.append(
-                Node(
+                Node(  # type: ignore[call-arg]  # optional fields seen as required (above)
                     id=node_id,
                     caption=f"{node['position']}. {caption(node)}",
                     color=colour,
@@ -285,12 +291,20 @@ def visualization(graph: Subgraph):
                 )
             )
             continue
-        nodes.append(Node(id=node_id, caption=caption(node), color=colour, size=size, properties=properties))
+        nodes.append(
+            Node(  # type: ignore[call-arg]  # optional fields seen as required (above)
+                id=node_id,
+                caption=caption(node),
+                color=colour,
+                size=size,
+                properties=properties,
+            )
+        )
     relationships = []
     for index, rel in enumerate(graph.relationships):
         colour = VERDICT_COLOURS[rel["verdict"]] if rel["type"] == "CHECKED_AGAINST" else REL_COLOURS[rel["type"]]
         relationships.append(
-            Relationship(
+            Relationship(  # type: ignore[call-arg]  # optional fields seen as required (above)
                 id=f"r{index}",
                 source=rel["source"],
                 target=rel["target"],
@@ -311,7 +325,7 @@ def visualization(graph: Subgraph):
         )
         for node in graph.nodes.values()
     }
-    legend: dict[str, str] = {}
+    legend: dict[str, ColorType] = {}
     if any(label == "Paper" and not anchor for label, anchor, _, _ in shown):
         legend["paper"] = PAPER_COLOUR
     if any(label == "Paper" and anchor for label, anchor, _, _ in shown):
@@ -331,7 +345,7 @@ def visualization(graph: Subgraph):
         }
     )
     kinds = {(rel.get("verdict") and f"checked: {rel['verdict']}") or rel["type"] for rel in graph.relationships}
-    rel_legend = {
+    rel_legend: dict[str, ColorType] = {
         kind: colour
         for kind, colour in [*REL_COLOURS.items(), *((f"checked: {v}", c) for v, c in VERDICT_COLOURS.items())]
         if kind in kinds

@@ -69,12 +69,6 @@ def encode(changes: Sequence[Change]) -> dict[str, list[str]]:
     return {name: ["" if getattr(c, name) is None else getattr(c, name) for c in changes] for name in FIELDS}
 
 
-def decode(lists: dict[str, list[str]]) -> list[Change]:
-    """The changes of a ChangeSet node's parallel lists."""
-    count = len(lists.get("entity") or [])
-    return [Change(*(lists[name][i] or None for name in FIELDS)) for i in range(count)]
-
-
 @dataclass
 class _States:
     """States read from the graph, for a scope: everything named in a read is in the scope,
@@ -196,57 +190,57 @@ class ChangeRecorder:
                     )
                 )
         for pair in after.cites.keys() | state.cites.keys():
-            was, now = state.cites.get(pair, False), after.cites.get(pair, False)
-            if was != now:
+            existed, exists = state.cites.get(pair, False), after.cites.get(pair, False)
+            if existed != exists:
                 changes.append(
                     Change(
                         "cites",
                         CITES_KEY_SEPARATOR.join(pair),
-                        PRESENT if was else None,
-                        PRESENT if now else None,
+                        PRESENT if existed else None,
+                        PRESENT if exists else None,
                         pair[0],
                         pair[1],
                     )
                 )
         claim_papers: dict[str, str] = {}
         for claim_id in after.claims.keys() | state.claims.keys():
-            was, now = state.claims.get(claim_id), after.claims.get(claim_id)
-            seen = now or was
-            claim_papers[claim_id] = seen[1]
-            if (was and was[0]) != (now and now[0]):
+            claim_was, claim_now = state.claims.get(claim_id), after.claims.get(claim_id)
+            claim = claim_now or claim_was
+            # A claim is in scope because the transaction wrote it or read it before retracting
+            # its document: it is present in one read or the other.
+            assert claim is not None
+            claim_papers[claim_id] = claim[1]
+            status_was, status_now = claim_was and claim_was[0], claim_now and claim_now[0]
+            if status_was != status_now:
                 changes.append(
-                    Change("claim", claim_id, was and was[0], now and now[0], seen[1] or None, None, seen[2] or None)
+                    Change("claim", claim_id, status_was, status_now, claim[1] or None, None, claim[2] or None)
                 )
         sources_to = {key: (value or state.sources.get(key) or ("", ""))[0] for key, value in after.sources.items()}
         for pair in after.checks.keys() | state.checks.keys():
-            was, now = state.checks.get(pair), after.checks.get(pair)
-            if (was and was[0]) != (now and now[0]):
-                seen = now or was
+            check_was, check_now = state.checks.get(pair), after.checks.get(pair)
+            check = check_now or check_was
+            verdict_was, verdict_now = check_was and check_was[0], check_now and check_now[0]
+            # `check` is None only for a check absent before and after: no change.
+            if check is not None and verdict_was != verdict_now:
                 changes.append(
                     Change(
                         "check",
                         CHECK_KEY_SEPARATOR.join(pair),
-                        was and was[0],
-                        now and now[0],
+                        verdict_was,
+                        verdict_now,
                         claim_papers.get(pair[0]) or None,
                         sources_to.get(pair[1]) or None,
-                        seen[1] or None,
+                        check[1] or None,
                     )
                 )
         for source_id in after.sources.keys() | state.sources.keys():
-            was, now = state.sources.get(source_id), after.sources.get(source_id)
-            if ((was and was[0]) or None) != ((now and now[0]) or None):
-                seen = now or was
+            source_was, source_now = state.sources.get(source_id), after.sources.get(source_id)
+            source = source_now or source_was
+            paper_was, paper_now = (source_was and source_was[0]) or None, (source_now and source_now[0]) or None
+            # `source` is None only for a source absent before and after: no change.
+            if source is not None and paper_was != paper_now:
                 changes.append(
-                    Change(
-                        "source",
-                        source_id,
-                        (was and was[0]) or None,
-                        (now and now[0]) or None,
-                        (now and now[0]) or (was and was[0]) or None,
-                        None,
-                        seen[1] or None,
-                    )
+                    Change("source", source_id, paper_was, paper_now, paper_now or paper_was, None, source[1] or None)
                 )
         changes.sort(key=sort_key)
 

@@ -224,8 +224,9 @@ def _resolve_connected(items: Collection[Evidence]) -> Iterator[Work]:
     dois_of: dict[tuple, set[str]] = {}
     for e in items:
         owners = arxiv_of_doi.get(e.doi, set()) if e.doi else set()
+        cls: tuple | None
         if e.arxiv_id:
-            cls: tuple | None = ("a", e.arxiv_id)
+            cls = ("a", e.arxiv_id)
             if e.doi and owners == {e.arxiv_id}:
                 dois_of.setdefault(cls, set()).add(e.doi)
         elif e.doi:
@@ -329,17 +330,17 @@ def _resolve_connected(items: Collection[Evidence]) -> Iterator[Work]:
     evidence_of: dict[Any, list[Evidence]] = {}
     for e in items:
         evidence_of.setdefault(sets.find(item_of(e)), []).append(e)
-    for root, found in evidence_of.items():
+    for root, evidence in evidence_of.items():
         classes = members_of[root]
         arxiv_ids = sorted(c[1] for c in classes if c[0] == "a")
         dois = sorted({d for c in classes for d in dois_of.get(c, ())})
         fallbacks = sorted(c[1] for c in classes if c[0] == "f")
         work = Work(
-            _paper_id(arxiv_ids, dois, found, fallbacks),
+            _paper_id(arxiv_ids, dois, evidence, fallbacks),
             arxiv_ids[0] if arxiv_ids else None,
             dois,
             fallbacks[0] if fallbacks else None,
-            sorted(found, key=Evidence.encode),
+            sorted(evidence, key=Evidence.encode),
         )
         yield work
 
@@ -362,11 +363,10 @@ def _paper_id(arxiv_ids: list[str], dois: list[str], evidence: list[Evidence], f
         return f"arxiv:{arxiv_ids[0]}"
     if dois:
         return f"doi:{dois[0]}"
-    titled = [e for e in evidence if e.title_norm]
-    if titled:
-        title = min(e.title_norm for e in titled)
-        years = [e.year for e in titled if e.year is not None]
-        return "title:" + _digest(f"{title}|{min(years) if years else ''}")
+    titles = [e.title_norm for e in evidence if e.title_norm]
+    if titles:
+        years = [e.year for e in evidence if e.title_norm and e.year is not None]
+        return "title:" + _digest(f"{min(titles)}|{min(years) if years else ''}")
     return "ref:" + _digest(min(fallbacks) if fallbacks else "")
 
 

@@ -120,8 +120,8 @@ def units_of(a: Assertions) -> list[Unit]:
             unit_of[cited].cited = True
         else:
             unit_of[citing].citing = True
-    for source_id, mention in a.refers_to:
-        unit_of[mention].sources.append(source_id)
+    for source_id, index in a.refers_to:
+        unit_of[index].sources.append(source_id)
     return list(units.values())
 
 

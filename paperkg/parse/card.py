@@ -40,10 +40,10 @@ _FIRST_PLAUSIBLE_YEAR = 1800
 class _Facts:
     def __init__(self) -> None:
         self.cited_by_count: int | None = None
-        self.data_through = None
+        self.data_through: date | None = None
         self.builds_on_in_map: int | None = None
         self.reference_count: int | None = None
-        self.first_posted = None
+        self.first_posted: date | None = None
 
 
 def _count(text: str, path: str, line: int) -> int:
@@ -53,7 +53,7 @@ def _count(text: str, path: str, line: int) -> int:
     return value
 
 
-def _date(text: str, path: str, line: int):
+def _date(text: str, path: str, line: int) -> date:
     value = parse_day_month_year(text)
     if value is None:
         raise ParseError(path, line, f"not a date: {excerpt(text)}")
@@ -123,9 +123,10 @@ def _year_warnings(lists: dict[str, CardList]) -> list[str]:
 def parse_card(lines: list[str], *, path: str, sha256: str, text_meta: TextMeta) -> Card:
     if not lines[0].startswith("# ") or not lines[0][2:].strip():
         raise ParseError(path, 1, "a card starts with '# <title>'")
-    # Group the remaining non-blank lines under the heading (or preamble) they follow.
-    blocks: list[tuple[str | None, int, list[tuple[int, str]]]] = [(None, 1, [])]
-    block_lines = blocks[-1][2]
+    # Group the remaining non-blank lines under the heading (or in the preamble) they follow.
+    preamble: list[tuple[int, str]] = []
+    sections: list[tuple[str, int, list[tuple[int, str]]]] = []
+    block_lines = preamble
     for number, text in enumerate(lines[1:], start=2):
         if not text:
             continue
@@ -133,13 +134,12 @@ def parse_card(lines: list[str], *, path: str, sha256: str, text_meta: TextMeta)
         if text[0] == "#":
             if text.startswith("## "):
                 block_lines = []
-                blocks.append((text[3:], number, block_lines))
+                sections.append((text[3:], number, block_lines))
                 continue
             if text.startswith("# "):
                 raise ParseError(path, number, "a second '# ' title line")
         block_lines.append((number, text))
 
-    preamble = blocks[0][2]
     if not preamble:
         # Name the line where it should be, or the last line when the document ends at the title.
         raise ParseError(path, min(2, len(lines)), "missing the 'arXiv: … · HTML: …' line after the title")
@@ -161,7 +161,7 @@ def parse_card(lines: list[str], *, path: str, sha256: str, text_meta: TextMeta)
     lists: dict[str, CardList] = {}
     abstract: str | None = None
     position = -1
-    for heading, heading_line, body in blocks[1:]:
+    for heading, heading_line, body in sections:
         list_heading = _LIST_HEADING.fullmatch(heading)
         if list_heading:
             name = list_heading[1]
@@ -186,7 +186,7 @@ def parse_card(lines: list[str], *, path: str, sha256: str, text_meta: TextMeta)
                 raise ParseError(path, heading_line, "'## Abstract' has no text")
             first, last = body[0][0], body[-1][0]
             abstract = "\n".join(lines[first - 1 : last])
-        else:
+        elif list_heading:  # "Builds on" or "Built on by"
             shown = _count(list_heading[2], path, heading_line)
             total = _count(list_heading[3], path, heading_line)
             items = built_all(CardItem, [_parse_item(text, path, number) for number, text in body])

@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from paperkg.parse.errors import ParseError, excerpt
-from paperkg.parse.models import CitedSource, Claim, FlagCount, built_all
+from paperkg.parse.models import CitedSource, Claim, FlagCount, FlagKind, FlagReason, built_all
 from paperkg.parse.values import MAX_COUNT, parse_count
 
 END = "Citations"
@@ -29,7 +29,7 @@ ALSO_STATED = "- Also stated in: § "
 BOOSTED_SUFFIX = " · boosted"
 RESTS = "- Rests on an assumption: "
 # (sentence, identifier, is a flag kind rather than a reason), in the fixed order a page prints them.
-FLAG_SENTENCES = (
+FLAG_SENTENCES: tuple[tuple[str, FlagKind, Literal[True]] | tuple[str, FlagReason, Literal[False]], ...] = (
     ("Probably not a substantial claim.", "probably_not_substantial", True),
     ("It may be too vague to check against evidence.", "too_vague", False),
     ("The paper’s conclusions may not depend on it.", "conclusions_may_not_depend", False),
@@ -39,6 +39,10 @@ FLAG_SENTENCES = (
 )
 # Every line the claims hold is tried as flag sentences: one test rejects most.
 _FLAG_SENTENCE_TEXTS = tuple(sentence for sentence, _, _ in FLAG_SENTENCES)
+# A flag-summary line names a flag kind: (sentence, kind).
+_FLAG_KIND_SENTENCES: tuple[tuple[str, FlagKind], ...] = tuple(
+    (entry[0], entry[1]) for entry in FLAG_SENTENCES if entry[2]
+)
 NOTE_SENTENCES = {
     "The paper relies on this without support.": "relies_without_support",
     "The authors state this as an assumption.": "assumption",
@@ -63,8 +67,8 @@ class _Header(NamedTuple):
 
 class _FlagSummary(NamedTuple):
     line: int
-    flag: str
-    count: int
+    flag: FlagKind
+    claims: int  # how many claims carry the flag (`count` would hide tuple.count)
 
 
 class _Flags(NamedTuple):
@@ -140,6 +144,8 @@ _Element = (
     | _Note
     | _End
 )
+
+_E = TypeVar("_E", bound=_Element)
 
 _DESCRIPTIONS = {
     _Header: "claim header",
@@ -220,11 +226,11 @@ def _dashed(text: str, line: int, path: str) -> _Element:
         return _Rests(line, text[len(RESTS) :])
     if header := _header(text[2:], line, dashed=True):
         return header
-    for sentence, identifier, is_kind in FLAG_SENTENCES:
-        if is_kind and text.startswith(sentence + " ", 2):
+    for sentence, kind in _FLAG_KIND_SENTENCES:
+        if text.startswith(sentence + " ", 2):
             count = parse_count(text[len(sentence) + 3 :])
             if count is not None:
-                return _FlagSummary(line, identifier, count)
+                return _FlagSummary(line, kind, count)
     raise ParseError(path, line, f"unrecognised '- ' element in the claims: {excerpt(text)}")
 
 
@@ -327,7 +333,15 @@ class _Stream:
             self.peek()
         return self._queue.popleft()
 
-    def expect(self, kind: type, what: str, context: str):
+    def take_if(self, kind: type[_E]) -> _E | None:
+        """The next element if it is a `kind` (taken), else None (left)."""
+        element = self.peek()
+        if not isinstance(element, kind):
+            return None
+        self._queue.popleft()
+        return element
+
+    def expect(self, kind: type[_E], what: str, context: str) -> _E:
         element = self.take()
         if not isinstance(element, kind):
             raise ParseError(self.path, element.line, f"expected {what} {context}, found a {_describe(element)}")
@@ -352,13 +366,12 @@ class _Draft:
     """A claim while its region is read; flagged sections are split once all known sections are seen."""
 
     header: _Header
-    text: str | None
+    flags: _Flags | None
     quotes: list[str]
-    status: _Status | None = None
-    flags: _Flags | None = None
+    status: _Status
+    rests: _Rests | None
     also_stated_in: list[str] = field(default_factory=list)
     boosted: bool = False
-    rests: _Rests | None = None
     sources: list[_ListedSource] = field(default_factory=list)
 
 
@@ -369,21 +382,25 @@ class ClaimsRegion(NamedTuple):
     next_index: int  # index of the line after `Citations`
 
 
-def _read_claim_body(stream: _Stream, draft: _Draft) -> None:
-    """Quote(s), Also stated in, the status line, then cites with their follow-up lines."""
-    context = f"in the claim at line {draft.header.line}"
-    draft.quotes.append(stream.expect(_Quote, "a quote", context).text)
-    while isinstance(stream.peek(), _AlsoStated):
-        _add_also_stated(draft, stream.take())
-        if isinstance(stream.peek(), _Quote):
-            draft.quotes.append(stream.take().text)
-    draft.status = stream.expect(_Status, "a status line", context)
-    if isinstance(stream.peek(), _Rests):
-        draft.rests = stream.take()
+def _read_claim(stream: _Stream, header: _Header, flags: _Flags | None) -> _Draft:
+    """What follows a claim's header (and text): quote(s), Also stated in, the status line, then
+    cites with their follow-up lines."""
+    context = f"in the claim at line {header.line}"
+    quotes = [stream.expect(_Quote, "a quote", context).text]
+    also_stated_before: list[_AlsoStated] = []  # the lines before the status
+    while (also_stated := stream.take_if(_AlsoStated)) is not None:
+        also_stated_before.append(also_stated)
+        if (quote := stream.take_if(_Quote)) is not None:
+            quotes.append(quote.text)
+    status = stream.expect(_Status, "a status line", context)
+    draft = _Draft(header, flags, quotes, status, stream.take_if(_Rests))
+    for also_stated in also_stated_before:
+        _add_also_stated(draft, also_stated)
     while True:
         element = stream.peek()
         if isinstance(element, _AlsoStated):
-            _add_also_stated(draft, stream.take())
+            stream.take()
+            _add_also_stated(draft, element)
         elif isinstance(element, _Cite):
             stream.take()
             source = _ListedSource(element)
@@ -394,11 +411,12 @@ def _read_claim_body(stream: _Stream, draft: _Draft) -> None:
             elif isinstance(follow, _Unmatched):
                 raise ParseError(stream.path, follow.line, "'Couldn’t be matched …' after a matched source")
             elif isinstance(follow, _Verdict):
-                source.verdict = stream.take()
+                stream.take()
+                source.verdict = follow
                 stream.expect(_Experimental, "'Experimental — …'", f"after the verdict at line {follow.line}")
             draft.sources.append(source)
         else:
-            return
+            return draft
 
 
 def _add_also_stated(draft: _Draft, element: _AlsoStated) -> None:
@@ -542,16 +560,18 @@ def parse_claims(lines: list[str], start: int, path: str) -> ClaimsRegion:
     flagged: list[_Draft] = []
     notes: list[tuple[_Note, int, str, str]] = []  # note, text line, text, quote
     flag_summary: list[FlagCount] = []
+    claims: list[dict[str, Any]] = []  # main-list claims as they are read, flagged ones once the sections are known
+    warnings: list[str] = []
     phase = "main"  # → "summary" → "flagged" → "notes"
     while not isinstance(element := stream.take(), _End):
         if isinstance(element, _Header) and element.dashed and phase == "main":
             _, text = stream.raw_line("the claim text")
-            draft = _Draft(element, text, [])
-            _read_claim_body(stream, draft)
+            draft = _read_claim(stream, element, flags=None)
             main.append(draft)
+            claims.append(_claim(draft, "main", element.rest, text, warnings))
         elif isinstance(element, _FlagSummary) and phase in ("main", "summary"):
             phase = "summary"
-            flag_summary.append(FlagCount(flag=element.flag, count=element.count, line=element.line))
+            flag_summary.append(FlagCount(flag=element.flag, count=element.claims, line=element.line))
         elif isinstance(element, _Flags) and phase in ("main", "summary", "flagged"):
             phase = "flagged"
             if not element.kinds:
@@ -560,25 +580,21 @@ def parse_claims(lines: list[str], start: int, path: str) -> ClaimsRegion:
             header = stream.expect(_Header, "a flagged claim header", context)
             if header.dashed:
                 raise ParseError(path, header.line, "a flagged claim header has no '- ' prefix")
-            draft = _Draft(header, None, [], flags=element)
-            _read_claim_body(stream, draft)
-            flagged.append(draft)
+            flagged.append(_read_claim(stream, header, flags=element))
         elif isinstance(element, _Note):
             phase = "notes"
             text_line, text = stream.raw_line("the claim text of a support note")
-            quote = stream.expect(_Quote, "a quote", f"in the support note at line {element.line}")
-            notes.append((element, text_line, text, quote.text))
+            note_quote = stream.expect(_Quote, "a quote", f"in the support note at line {element.line}")
+            notes.append((element, text_line, text, note_quote.text))
         elif isinstance(element, _Header) and not element.dashed:
             raise ParseError(path, element.line, "a flagged claim without flag sentences")
         else:
             raise ParseError(path, element.line, f"{_describe(element)} out of place")
 
-    warnings: list[str] = []
     # Sections printed unglued: main-list headers and 'Also stated in' lines (docs/formats.md#claims).
     known = {draft.header.rest for draft in main}
     known.update(section for draft in main + flagged for section in draft.also_stated_in)
     known_longest_first = sorted(known, key=len, reverse=True)
-    claims = [_claim(draft, "main", draft.header.rest, draft.text, warnings) for draft in main]
     for draft in flagged:
         split = _split_section(draft.header.rest, known_longest_first)
         if split is None:

@@ -10,9 +10,11 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+LineEndings = Literal["lf", "crlf", "cr", "mixed", "none"]  # "none": a single line without a break
 FlagKind = Literal["probably_not_substantial", "two_claims_in_one", "quote_partly_states"]
 FlagReason = Literal["conclusions_may_not_depend", "too_vague", "no_reason_given"]
 SupportNote = Literal["relies_without_support", "assumption"]
+LimitationKind = Literal["Stated", "Evident"]
 _M = TypeVar("_M", bound=BaseModel)
 
 
@@ -63,7 +65,7 @@ def built_all(model: type[_M], records: list[dict[str, Any]]) -> list[_M]:
 class TextMeta(_Model):
     """How the raw bytes were laid out before normalisation."""
 
-    line_endings: Literal["lf", "crlf", "cr", "mixed", "none"]  # "none": a single line without a break
+    line_endings: LineEndings
     bom: bool
     final_newline: bool
 
@@ -245,7 +247,7 @@ class PageHeader(_Model):
 
 
 class Limitation(_Model):
-    kind: Literal["Stated", "Evident"]
+    kind: LimitationKind
     text: str
 
 

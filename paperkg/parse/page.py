@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import TypeGuard
 
 from paperkg.parse.claims import parse_claims
 from paperkg.parse.errors import ParseError, excerpt
@@ -11,6 +13,7 @@ from paperkg.parse.models import (
     About,
     ClaimsSummary,
     Limitation,
+    LimitationKind,
     MetadataEntry,
     Page,
     PageHeader,
@@ -68,14 +71,25 @@ def is_page_header(line: str) -> bool:
     return _parse_header(line) is not None
 
 
+def _parse_counts(texts: Iterable[str]) -> list[int] | None:
+    """Each text as a count; None if any is not one."""
+    counts = []
+    for text in texts:
+        count = parse_count(text)
+        if count is None:
+            return None
+        counts.append(count)
+    return counts
+
+
 def _parse_header(line: str) -> PageHeader | None:
     """Line 1 (docs/formats.md#from-the-header-to-the-claims): the registry note is free text up to the first `;`."""
     note, separator, rest = line.partition("; ")
     counts = _HEADER_REST.fullmatch(rest) if separator and note else None
     if counts is None:
         return None
-    numbers = [parse_count(group) for group in counts.groups()]
-    if None in numbers:
+    numbers = _parse_counts(counts.groups())
+    if numbers is None:
         return None
     found, total, checked, sources = numbers
     return PageHeader(
@@ -108,10 +122,11 @@ class _Cursor:
         return text
 
     def expect(self, anchor: str) -> None:
-        if self.peek() is None:
+        text = self.peek()
+        if text is None:
             raise ParseError(self.path, len(self.lines), f"missing '{anchor}' (page cut short?)")
-        if self.peek() != anchor:
-            raise ParseError(self.path, self.index + 1, f"expected '{anchor}', found {excerpt(self.peek())}")
+        if text != anchor:
+            raise ParseError(self.path, self.index + 1, f"expected '{anchor}', found {excerpt(text)}")
         self.index += 1
 
     def take_if(self, text: str) -> bool:
@@ -139,6 +154,10 @@ def _read_abstract(cursor: _Cursor) -> tuple[bool, str | None]:
     return open_access, cursor.take("the abstract") if rest else None
 
 
+def _is_limitation_kind(text: str) -> TypeGuard[LimitationKind]:
+    return text in _LIMITATION_KINDS
+
+
 def _read_snapshot(cursor: _Cursor) -> Snapshot | None:
     if not cursor.take_if(_SNAPSHOT):
         return None
@@ -155,7 +174,7 @@ def _read_snapshot(cursor: _Cursor) -> Snapshot | None:
             tldr = text
         elif heading == "Limitations" and text.startswith("- "):
             kind, separator, body = text[2:].partition(": ")
-            if not separator or kind not in _LIMITATION_KINDS:
+            if not separator or not _is_limitation_kind(kind):
                 reason = f"limitation is not 'Stated: …' or 'Evident: …': {excerpt(text)}"
                 raise ParseError(cursor.path, number, reason)
             limitations.append(Limitation(kind=kind, text=body))
@@ -181,8 +200,8 @@ def _read_summary(cursor: _Cursor) -> ClaimsSummary:
     number = cursor.number
     text = cursor.take("the claims summary line")
     match = _SUMMARY.fullmatch(text)
-    numbers = [parse_count(group) for group in match.groups()[:4]] if match else [None]
-    if None in numbers:
+    numbers = _parse_counts(match.groups()[:4]) if match else None
+    if match is None or numbers is None:
         raise ParseError(cursor.path, number, f"malformed claims summary line: {excerpt(text)}")
     checked, cited, supported, flagged = numbers
     return ClaimsSummary(

@@ -15,12 +15,12 @@ from paperkg.parse.text import DEFAULT_MAX_BYTES, read_lines
 def parse_bytes(data: bytes, path: str, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Document:
     """Parse one document; line 1 decides its kind (docs/formats.md#any-document). Raises only ParseError."""
     lines, text_meta = read_lines(data, path, max_bytes)
-    common = {"path": path, "sha256": hashlib.sha256(data).hexdigest(), "text_meta": text_meta}
+    sha256 = hashlib.sha256(data).hexdigest()
     try:
         if lines[0].startswith("# "):
-            return parse_card(lines, **common)
+            return parse_card(lines, path=path, sha256=sha256, text_meta=text_meta)
         if is_page_header(lines[0]):
-            return parse_page(lines, **common)
+            return parse_page(lines, path=path, sha256=sha256, text_meta=text_meta)
     except (ValueError, IndexError, KeyError, TypeError, AttributeError) as exc:
         # Last resort (pydantic's ValidationError is a ValueError): the parsers check their input
         # explicitly, so this is a parser bug, but the caller still gets the one exception type it

@@ -6,7 +6,7 @@ import re
 
 from paperkg.limits import MAX_DOCUMENT_BYTES as DEFAULT_MAX_BYTES  # one limit, the parser's
 from paperkg.parse.errors import ParseError
-from paperkg.parse.models import TextMeta
+from paperkg.parse.models import LineEndings, TextMeta
 
 _BOM = "\ufeff"
 # C0 controls other than tab/LF/CR, DEL and the C1 controls: their presence means binary data.
@@ -31,20 +31,13 @@ def _line_of_index(text: str, index: int) -> int:
     return head.count("\n") + head.count("\r") - head.count("\r\n") + 1
 
 
-def _line_endings(data: bytes) -> str:
+def _line_endings(data: bytes) -> LineEndings:
     """Counted on the bytes: in UTF-8 a CR or LF byte is always that character."""
     if b"\r" not in data:
         return "lf" if b"\n" in data else "none"
     crlf = data.count(b"\r\n")
-    kinds = [
-        name
-        for name, count in (
-            ("lf", data.count(b"\n") - crlf),
-            ("crlf", crlf),
-            ("cr", data.count(b"\r") - crlf),
-        )
-        if count
-    ]
+    counts: dict[LineEndings, int] = {"lf": data.count(b"\n") - crlf, "crlf": crlf, "cr": data.count(b"\r") - crlf}
+    kinds = [name for name, count in counts.items() if count]
     if not kinds:
         return "none"
     return kinds[0] if len(kinds) == 1 else "mixed"
