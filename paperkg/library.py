@@ -30,6 +30,7 @@ from importlib.resources.abc import Traversable
 from typing import Any
 
 from neo4j import RoutingControl
+from neo4j.exceptions import ClientError
 from neo4j.time import Date, DateTime, Time
 
 from paperkg.cypher_files import (
@@ -39,11 +40,13 @@ from paperkg.cypher_files import (
     CypherFileError,
     Param,
     QueryError,
+    SearchError,
     cut_text,
     cypher_literal,
     parse_cypher_file,
     short_repr,
 )
+from paperkg.search import EXAMPLE, lucene_problem, search_text
 
 
 class UnknownPaper(QueryError):
@@ -400,6 +403,8 @@ class Library:
         for param in query.params:
             if param.type == "paper" and values[param.name] is not None:
                 values[param.name] = self.resolve_paper(kb, values[param.name])
+            if param.type == "search":
+                values[param.name] = search_text(values[param.name])
         if query.precomputed and values == query.bind({}):
             from paperkg.answers import stored_answer
 
@@ -421,9 +426,19 @@ class Library:
 
     def execute(self, kb: Any, query: Query, values: Mapping[str, Any]) -> Result:
         """Run `query` itself with bound values (papers resolved), never a stored answer."""
-        records, _, keys = kb.driver.execute_query(
-            query.text, values, database_=kb.database, routing_=RoutingControl.READ
-        )
+        try:
+            records, _, keys = kb.driver.execute_query(
+                query.text, values, database_=kb.database, routing_=RoutingControl.READ
+            )
+        except ClientError as exc:
+            searched = [p.name for p in query.params if p.type == "search"]
+            if searched and (problem := lucene_problem(exc.message or "")):
+                # What paperkg.search let through and Lucene still refused (`root~2.5`).
+                raise SearchError(
+                    f"{query.name}: parameter '{searched[0]}': Lucene cannot read "
+                    f"{short_repr(values[searched[0]])}: {cut_text(problem)} ({EXAMPLE})"
+                ) from None
+            raise
         if query.alias:
             keys = list(query.alias.columns)
         return Result([_plain(record.data(*keys)) for record in records], keys)
