@@ -718,11 +718,14 @@ def test_find_papers_looks_titles_up_in_the_text_index(graph):
 
 
 def test_every_query_has_an_answer_worked_out_here():
-    # The analysis and change queries are worked out on graphs of their own (test_analysis.py,
-    # test_at_risk.py, test_changes.py).
+    # The analysis, change and search queries are worked out on graphs of their own
+    # (test_analysis.py, test_at_risk.py, test_changes.py, test_search.py).
     files = [
         Path(__file__),
-        *(Path(__file__).with_name(name) for name in ("test_analysis.py", "test_at_risk.py", "test_changes.py")),
+        *(
+            Path(__file__).with_name(name)
+            for name in ("test_analysis.py", "test_at_risk.py", "test_changes.py", "test_search.py")
+        ),
     ]
     tested = {name for file in files for name in re.findall(r'query\("(\w+)"', file.read_text(encoding="utf-8"))}
     assert set(LIBRARY.names) <= tested
