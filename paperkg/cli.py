@@ -334,7 +334,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_export_subgraph(args: argparse.Namespace) -> int:
     """`export --graphml FILE` / `--vosviewer FILE`: a library query's subgraph (paperkg.export)."""
-    from paperkg.library import QueryError, UnknownPaper, library
+    from paperkg.library import QueryError, library
     from paperkg.show import ShowError
 
     if args.admin_import or args.paths or args.load or args.rdf:
@@ -361,9 +361,9 @@ def cmd_export_subgraph(args: argparse.Namespace) -> int:
                 nodes, links = write(kb, target, args.query, **params)
                 kinds = ("nodes", "edges") if fmt == "GraphML" else ("items", "links")
                 print(f"wrote {nodes:,} {kinds[0]} and {links:,} {kinds[1]} ({fmt}) to {target}")
-    except UnknownPaper as exc:
-        raise CommandError(str(exc), EXIT_FAILED) from None
-    except (QueryError, ShowError) as exc:
+    except QueryError as exc:
+        raise CommandError(str(exc), _query_error_code(exc)) from None
+    except ShowError as exc:
         raise CommandError(str(exc)) from None
     except OSError as exc:
         raise CommandError(f"cannot write {exc.filename}: {exc.strerror}") from None
@@ -575,8 +575,7 @@ def cmd_digest(args: argparse.Namespace) -> int:
 
 
 def cmd_query(args: argparse.Namespace) -> int:
-    from paperkg.db import connect
-    from paperkg.library import QueryError, UnknownPaper, library
+    from paperkg.library import QueryError, library
 
     lib = library()
     if args.list:
@@ -586,22 +585,54 @@ def cmd_query(args: argparse.Namespace) -> int:
         raise CommandError("name a query to run, or list them with `paperkg query --list`")
     try:
         params = lib.get(args.name).parse_cli(args.param)  # bad parameters fail before connecting
-        with connect() as kb:
-            result = lib.run(kb, args.name, **params)
-    except UnknownPaper as exc:
-        raise CommandError(str(exc), EXIT_FAILED) from None
     except QueryError as exc:
-        raise CommandError(str(exc), EXIT_USAGE) from None
-    print(result.render(args.format))
+        raise CommandError(str(exc), _query_error_code(exc)) from None
+    return _print_query(args.name, params, args.format)
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    """`paperkg search WORDS [--status …]`: `paperkg query search_claims` with its parameters as options."""
+    from paperkg.library import QueryError, library
+
+    given = {"status": args.status, "paper": args.paper, "since": args.since, "until": args.until, "limit": args.limit}
+    params = {"text": args.text} | {name: value for name, value in given.items() if value is not None}
+    try:
+        library().get(SEARCH_QUERY).bind(params)  # bad parameters fail before connecting
+    except QueryError as exc:
+        raise CommandError(str(exc), _query_error_code(exc)) from None
+    return _print_query(SEARCH_QUERY, params, args.format)
+
+
+SEARCH_QUERY = "search_claims"
+
+
+def _print_query(name: str, params: dict, fmt: str) -> int:
+    from paperkg.db import connect
+    from paperkg.library import QueryError, library
+
+    try:
+        with connect() as kb:
+            result = library().run(kb, name, **params)
+    except QueryError as exc:
+        raise CommandError(str(exc), _query_error_code(exc)) from None
+    print(result.render(fmt))
     if result.precomputed_at and sys.stderr.isatty():
         when = result.precomputed_at.isoformat(timespec="seconds")
         print(f"paperkg: the answer `paperkg precompute` stored, current, computed at {when}", file=sys.stderr)
     return EXIT_OK
 
 
+def _query_error_code(exc: Exception) -> int:
+    """1 for a paper not in the graph or a search text Lucene cannot read (the input is
+    wrong, the call is right), 2 for any other refused call."""
+    from paperkg.library import SearchError, UnknownPaper
+
+    return EXIT_FAILED if isinstance(exc, (UnknownPaper, SearchError)) else EXIT_USAGE
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     from paperkg.db import connect
-    from paperkg.library import QueryError, UnknownPaper, library
+    from paperkg.library import QueryError, library
     from paperkg.show import ShowError, picture
 
     lib = library()
@@ -611,9 +642,9 @@ def cmd_show(args: argparse.Namespace) -> int:
             raise CommandError(f"cannot write {args.html}: its directory does not exist")
         with connect() as kb:
             path = picture(kb, args.name, **params).save(args.html)
-    except UnknownPaper as exc:
-        raise CommandError(str(exc), EXIT_FAILED) from None
-    except (QueryError, ShowError) as exc:
+    except QueryError as exc:
+        raise CommandError(str(exc), _query_error_code(exc)) from None
+    except ShowError as exc:
         raise CommandError(str(exc), EXIT_USAGE) from None
     except ImportError as exc:
         raise CommandError(str(exc), EXIT_USAGE) from None
@@ -924,6 +955,26 @@ def build_parser() -> argparse.ArgumentParser:
         "--format", choices=["table", "json", "csv"], default="table", help="output format (default table)"
     )
     query.add_argument("--list", action="store_true", help="list the queries with their parameters")
+    search = command(
+        "search",
+        cmd_search,
+        "find claims by words in their text, quotes and check notes (`paperkg query search_claims`); "
+        'Lucene syntax: words, "phrases", AND, OR, NOT, prefix*; case, accents and hyphens do not matter',
+        'paperkg search "synthetic root*" --status unsupported',
+    )
+    search.add_argument("text", metavar="TEXT", help="the words to look for (quote them for the shell)")
+    search.add_argument(
+        "--status",
+        help="only claims with this status: supported, checked_unlisted, unsupported, unverifiable, "
+        "uncited or sources_missing",
+    )
+    search.add_argument("--paper", help="only this paper's claims (arXiv id, DOI or paper_id)")
+    search.add_argument("--since", type=int, metavar="YEAR", help="only claims of papers published in YEAR or later")
+    search.add_argument("--until", type=int, metavar="YEAR", help="only claims of papers published in YEAR or earlier")
+    search.add_argument("--limit", type=int, help="the most rows to return (default 50)")
+    search.add_argument(
+        "--format", choices=["table", "json", "csv"], default="table", help="output format (default table)"
+    )
     show = command(
         "show",
         cmd_show,

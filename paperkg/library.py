@@ -236,8 +236,8 @@ class Result(list):
         longest_word = [
             max([len(word) for row in cells for word in row[i].split()], default=0) for i in range(len(self.columns))
         ]
-        narrowest = [
-            len(column) if num else min(n, max(len(column), MIN_TEXT_WIDTH, min(word, MAX_WORD_WIDTH)))
+        narrowest = [  # a number is never wrapped
+            n if num else min(n, max(len(column), MIN_TEXT_WIDTH, min(word, MAX_WORD_WIDTH)))
             for column, num, n, word in zip(self.columns, numeric, natural, longest_word)
         ]
         widths = _fit(
