@@ -548,7 +548,7 @@ def test_paper_claims_with_status_and_counts(graph):
 
 def test_claim_queries_read_the_stored_status_and_none_restates_the_rule():
     reading = sorted(query.name for query in LIBRARY if "c.status" in query.text and not query.alias)
-    assert reading == ["changes_since", "claim_support_summary", "claims", "paper_claims"]
+    assert reading == ["changes_since", "claim_support_summary", "claims", "paper_claims", "search_claims"]
     # at_risk_claims reads the counts cypher/claim_counts.cypher stores from the claims' status.
     counting = sorted(query.name for query in LIBRARY if "claims_unsupported" in query.text and not query.alias)
     assert counting == ["at_risk_claims"]
