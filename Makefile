@@ -36,15 +36,12 @@ TEST_WORKERS ?= 2
 test: $(VENV)/.test-extras
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
 
-# ruff (lint and format) and mypy over the package as installed: mypy reads a non-editable
-# copy, because the package is made of several folders (package-dir) that it cannot map.
+# ruff (lint and format), mypy and the import layers (import-linter), on the checkout as it is.
 lint: $(VENV)/.test-extras
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	# setuptools builds in build/ and keeps what it built before: a removed module would linger.
-	rm -rf build
-	$(BIN)/pip install --quiet --no-deps --target build/typecheck .
-	cd build/typecheck && $(CURDIR)/$(BIN)/mypy --config-file $(CURDIR)/pyproject.toml -p paperkg
+	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 # The performance benchmark (not part of the suite): 2k, 10k and 50k papers, about 30 minutes.
 # It runs paperkg with its core dependencies only, as a scheduled re-ingestion job is installed:

@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from paperkg.db import connect
-from paperkg.ingest.run import ingest_paths, sync_directory
 from paperkg.library import library
+from paperkg.run.ingest import ingest_paths, sync_directory
 from paperkg.server import Instance
 
 from synth import generate, revised

@@ -17,7 +17,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from paperkg.ingest.run import DOCS_PER_TRANSACTION
+from paperkg.limits import DOCS_PER_TRANSACTION
 from paperkg.server import Instance
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))  # the suite's graph dump and differential check
 
 from paperkg.db import connect
-from paperkg.schema import apply_schema
+from paperkg.load.schema import apply_schema
 from paperkg.server import Instance
 
 from differential import differential_check, free_port

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from paperkg.ingest import ParseError, parse_bytes
+from paperkg.parse import ParseError, parse_bytes
 
 GIANT_LINE_BYTES = 1024 * 1024
 # A message longer than this quotes the document instead of excerpting it.

@@ -9,7 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from paperkg.ingest.graph.admin_import import IMPORT_HEAP, IMPORT_OFF_HEAP, IMPORT_PAGE_CACHE, ExportError, import_into
+from paperkg.load.admin_import import IMPORT_HEAP, IMPORT_OFF_HEAP, IMPORT_PAGE_CACHE, ExportError, import_into
 from paperkg.server import Instance
 
 

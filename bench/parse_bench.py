@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from paperkg.ingest import parse_bytes
+from paperkg.parse import parse_bytes
 
 SEED_PAGE = "004_75ef50a8eea015b8.txt"
 

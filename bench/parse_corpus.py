@@ -16,7 +16,7 @@ import os
 import time
 from pathlib import Path
 
-from paperkg.ingest import ParseError, parse_bytes
+from paperkg.parse import ParseError, parse_bytes
 
 from synth import generate
 

@@ -10,10 +10,10 @@ test suite's):
 * `paperkg ingest` into an empty database, run as a subprocess: nodes + relationships per
   second and its peak resident memory; then the same command on the unchanged corpus, three
   times (the median counts), and `paperkg sync` of it with 1 % of its documents changed (the
-  file-hash cache, paperkg.ingest.files, is the benchmark's own and emptied before each first
+  file-hash cache, paperkg.corpus.files, is the benchmark's own and emptied before each first
   ingest, so that a first ingest reads every file as a user's first does; the re-ingests and
   the sync find what it recorded);
-* `paperkg ingest --bulk` into an empty database (paperkg.ingest.bulk: the export below, then
+* `paperkg ingest --bulk` into an empty database (paperkg.load.bulk: the export below, then
   `LOAD CSV` that only creates);
 * the same graph written by a straightforward `LOAD CSV` script (`load_csv_script`: MERGE on
   the constrained keys, `CALL {...} IN TRANSACTIONS`) from the rows `paperkg export
@@ -53,20 +53,22 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from paperkg.answers import drop, precompute
+from paperkg.corpus import files
+from paperkg.corpus.discovery import discover
 from paperkg.cypher_files import read_cypher_file, statements
 from paperkg.db import KnowledgeBase, connect
-from paperkg.ingest import ParseError, files, parse_bytes
-from paperkg.ingest.bulk import checked_script
-from paperkg.ingest.graph.admin_import import (
+from paperkg.limits import DOCS_PER_TRANSACTION
+from paperkg.load.admin_import import (
     ARRAY_DELIMITER,
     NODES,
     RELATIONSHIPS,
     finish_import,
     node_file,
 )
-from paperkg.ingest.run import DOCS_PER_TRANSACTION, discover
-from paperkg.schema import apply_schema, store_missing_claim_status, store_missing_title_lower
+from paperkg.load.bulk import checked_script
+from paperkg.load.schema import apply_schema, store_missing_claim_status, store_missing_title_lower
+from paperkg.parse import ParseError, parse_bytes
+from paperkg.run.answers import drop, precompute
 from paperkg.server import Instance
 
 from goals import goal_lines, goals
@@ -320,7 +322,7 @@ class Bench:
         return self._ingest(corpus, "--batch", str(self.args.batch))
 
     def bulk_ingest(self, corpus: Path) -> dict[str, Any]:
-        """`paperkg ingest --bulk` (paperkg.ingest.bulk): only into an empty graph."""
+        """`paperkg ingest --bulk` (paperkg.load.bulk): only into an empty graph."""
         return self._ingest(corpus, "--bulk")
 
     def _ingest(self, corpus: Path, *options: str) -> dict[str, Any]:

@@ -38,7 +38,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from paperkg.ingest.parse.claims import (
+from paperkg.parse.claims import (
     EXPERIMENTAL,
     FLAG_SENTENCES,
     NOT_SUBSTANTIAL,
@@ -47,7 +47,7 @@ from paperkg.ingest.parse.claims import (
     SUBSTANTIAL,
     UNMATCHED,
 )
-from paperkg.ingest.parse.normalise import PREPRINT, SELF_CITATION, title_norm
+from paperkg.parse.normalise import PREPRINT, SELF_CITATION, title_norm
 
 SITE = "https://mlsanity.com/paper/"
 CARD_LIST_LIMIT = 30  # a card shows at most 30 items of a list (001: "30 of 151")

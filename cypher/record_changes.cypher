@@ -5,7 +5,7 @@
 //
 // param action: string — what the transaction did (write or retract)
 // param batch: integer — the transaction's number in its run
-// param changes: map — the change set's entries, by field (ingest/graph/changes.py)
+// param changes: map — the change set's entries, by field (paperkg/graph/changes.py)
 // param documents: list — doc_ids of the transaction's documents
 // param run_id: string — the run's id
 // param run_started: string — when the run began (ISO 8601, to the microsecond)

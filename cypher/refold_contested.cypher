@@ -10,7 +10,7 @@
 // Each row names a paper and, per contested property, the batch's best statement of it:
 // {key, precedence, value}.
 //
-// param rows: list — one map per row to write, as ingest/graph/rows.py builds them
+// param rows: list — one map per row to write, as paperkg/graph/rows.py builds them
 UNWIND $rows AS row
 MATCH (p:Paper {paper_id: row.paper_id})
 CALL (p, row) {

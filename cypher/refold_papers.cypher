@@ -1,6 +1,6 @@
 // name: refold_papers
 // A paper's properties are what its documents say, each taken from the statement of the
-// smallest precedence that states it (ingest/graph/write.py `precedence` is the order: the
+// smallest precedence that states it (paperkg/load/transactions.py `precedence` is the order: the
 // best-ranked document, ties by document id, then by evidence key), the others filling gaps.
 // Identifiers ($kept) are resolution's, not the fold's. Run after a
 // retraction or a merge, which may change any of them: a property only a withdrawn document

@@ -2,7 +2,7 @@
 // Withdraw everything a document asserted, and the document.
 // Every relationship the document asserted joins two nodes it MENTIONS: a claim or a source
 // (each of one page, with few relationships) and another node, or its subject and another
-// paper, by CITES (ingest/graph/write.py `batch_rows`, redraw_relationships). So only the
+// paper, by CITES (paperkg/load/transactions.py `batch_rows`, redraw_relationships). So only the
 // claims' and sources' relationships and the subject's CITES are read, not those of every
 // paper it mentions (a popular paper has thousands). A relationship or node no other
 // document asserts disappears, and so does evidence no other document states. Returns the

@@ -14,7 +14,7 @@ CALL () {
 }
 CALL (run_id) {
   OPTIONAL MATCH (cs:ChangeSet {run_id: run_id})
-  // A whole run's change set counts what it added (ingest/graph/changes.py).
+  // A whole run's change set counts what it added (paperkg/graph/changes.py).
   RETURN count(cs) AS change_sets,
          sum(CASE WHEN cs.whole THEN cs.works + cs.cites + cs.claims + cs.checks + cs.sources
                   ELSE size(coalesce(cs.entity, [])) END) AS changes,

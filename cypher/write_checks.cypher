@@ -2,7 +2,7 @@
 // (:Claim)-[:CHECKED_AGAINST]->(:Source) for every checked source, and
 // (:Source)-[:SUPPORTS]->(:Claim) where the check found support (and only there).
 //
-// param rows: list — one map per row to write, as ingest/graph/rows.py builds them
+// param rows: list — one map per row to write, as paperkg/graph/rows.py builds them
 UNWIND $rows AS row
 MATCH (c:Claim {claim_id: row.claim_id}), (s:Source {source_id: row.source_id})
 MERGE (c)-[r:CHECKED_AGAINST]->(s)

@@ -1,7 +1,7 @@
 // name: write_claim_cites
 // (:Claim)-[:CITES]->(:Source) for every listed cite.
 //
-// param rows: list — one map per row to write, as ingest/graph/rows.py builds them
+// param rows: list — one map per row to write, as paperkg/graph/rows.py builds them
 UNWIND $rows AS row
 MATCH (c:Claim {claim_id: row.claim_id}), (s:Source {source_id: row.source_id})
 MERGE (c)-[r:CITES]->(s)

@@ -1,7 +1,7 @@
 // name: write_claims
 // The claims a page's paper makes.
 //
-// param rows: list — one map per row to write, as ingest/graph/rows.py builds them
+// param rows: list — one map per row to write, as paperkg/graph/rows.py builds them
 UNWIND $rows AS row
 MATCH (paper:Paper {paper_id: row.paper_id}), (d:Document {doc_id: row.doc_id})
 MERGE (c:Claim {claim_id: row.claim_id})

@@ -1,7 +1,7 @@
 // name: write_document
 // The provenance node of each document written in this transaction.
 //
-// param rows: list — one map per row to write, as ingest/graph/rows.py builds them
+// param rows: list — one map per row to write, as paperkg/graph/rows.py builds them
 // param run_id: string — the run's id
 UNWIND $rows AS row
 MERGE (d:Document {doc_id: row.doc_id})

@@ -4,7 +4,7 @@
 // not hold is created with its OF (neither can exist: identity resolution looked its key up);
 // evidence that was OF another node moves here.
 //
-// param rows: list — one map per row to write, as ingest/graph/rows.py builds them
+// param rows: list — one map per row to write, as paperkg/graph/rows.py builds them
 UNWIND $rows AS row
 MATCH (p:Paper {paper_id: row.paper_id})
 SET p.arxiv_id = row.arxiv_id, p.doi = row.doi, p.dois = row.dois, p.fallback = row.fallback

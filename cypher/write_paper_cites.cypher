@@ -4,7 +4,7 @@
 // CREATE, not MERGE, when row.new: one of the pair's papers was created by this batch, so no
 // relationship between them exists yet (MERGE would look for it among a paper's citations).
 //
-// param rows: list — one map per row to write, as ingest/graph/rows.py builds them
+// param rows: list — one map per row to write, as paperkg/graph/rows.py builds them
 UNWIND $rows AS row
 MATCH (citing:Paper {paper_id: row.citing}), (cited:Paper {paper_id: row.cited})
 CALL (citing, cited, row) {

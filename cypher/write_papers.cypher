@@ -11,7 +11,7 @@
 // the paper has no node yet (identity resolution found none); the others are merged, not
 // matched, so a node missing after all would get its properties as lacking and contested ones.
 //
-// param rows: list — one map per row to write, as ingest/graph/rows.py builds them
+// param rows: list — one map per row to write, as paperkg/graph/rows.py builds them
 UNWIND $rows AS row
 WITH row, coalesce(row.folded, head(row.mentions).properties) AS folded
 CALL (row, folded) {

@@ -2,7 +2,7 @@
 // (:Source)-[:REFERS_TO]->(:Paper), a source key resolved to a work in
 // the page's reference list.
 //
-// param rows: list — one map per row to write, as ingest/graph/rows.py builds them
+// param rows: list — one map per row to write, as paperkg/graph/rows.py builds them
 UNWIND $rows AS row
 MATCH (s:Source {source_id: row.source_id}), (p:Paper {paper_id: row.paper_id})
 MERGE (s)-[r:REFERS_TO]->(p)

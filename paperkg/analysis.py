@@ -40,6 +40,7 @@ from typing import Any
 from neo4j import RoutingControl
 
 from paperkg.cypher_files import statement, statements
+from paperkg.errors import PaperkgError
 
 PROJECTION_BATCH = 5000  # papers per read of the projection
 WRITE_BATCH = 5000  # papers per write transaction
@@ -114,7 +115,7 @@ STOP_WORDS = frozenset(
 # They are a function of the graph, not of the documents (the identity dumps leave them out).
 
 
-class AnalysisError(Exception):
+class AnalysisError(PaperkgError):
     """The analysis cannot run (python-igraph missing, or a paper given that is not in the graph)."""
 
 

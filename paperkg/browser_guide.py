@@ -32,6 +32,8 @@ from pathlib import Path
 
 from paperkg.cypher_files import statement
 from paperkg.dirs import keep, user_cache_dir
+from paperkg.errors import PaperkgError
+from paperkg.package_data import data_folder
 from paperkg.progress import waiting
 
 MOUNT = "/paperkg"
@@ -43,9 +45,13 @@ SOURCE_MARK = "META-INF/paperkg-source.sha256"
 HOST = "127.0.0.1"
 
 
+class ExtensionError(PaperkgError):
+    """Browser's extension could not be built, so the managed server cannot serve the guide."""
+
+
 def files() -> resources.abc.Traversable:
     """The package's browser/ directory (package data: the repository's browser/)."""
-    return resources.files("paperkg.browser")
+    return data_folder("browser")
 
 
 def style_text() -> str:
@@ -401,9 +407,7 @@ def _compile(javac: str, source: str, classpath: str) -> dict[str, bytes]:
                 text=True,
             )
         if result.returncode != 0:
-            from paperkg.server import ServerError
-
-            raise ServerError(f"javac could not compile paperkg's Browser extension:\n{result.stderr.strip()}")
+            raise ExtensionError(f"javac could not compile paperkg's Browser extension:\n{result.stderr.strip()}")
         return {str(path.relative_to(out)): path.read_bytes() for path in out.rglob("*.class")}
 
 

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from paperkg.errors import EXIT_FAILED, EXIT_OK, EXIT_STOPPED, EXIT_USAGE, PaperkgError
 from paperkg.limits import DOCS_PER_TRANSACTION, MAX_DOCUMENT_BYTES
 
 from . import __version__
@@ -19,18 +20,15 @@ from . import __version__
 
 EXAMPLE_PAPER = "2402.06618"  # of examples/corpus, which `make run` ingests
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-EXIT_STOPPED = 3  # `db status`: the managed server is not running (LSB convention)
-EXIT_LOCKED = 75  # another ingestion holds the lock: try again later (EX_TEMPFAIL)
 EXIT_PIPE_CLOSED = 141  # the reader of stdout went away: 128 + SIGPIPE, as a shell reports it
 
 
-class CommandError(Exception):
-    """A failure the user can act on: printed as one line, exit code attached."""
+class CommandError(PaperkgError):
+    """A command given what it cannot do (its options, its paths), or a file it cannot write."""
 
-    def __init__(self, message: str, code: int = EXIT_USAGE):
+    def __init__(self, message: str, exit_code: int = EXIT_USAGE):
         super().__init__(message)
-        self.code = code
+        self.exit_code = exit_code  # type: ignore[misc]  # this one error's code, not the class's
 
 
 # -- db ------------------------------------------------------------------------------------
@@ -66,7 +64,7 @@ def cmd_db(args: argparse.Namespace) -> int:
 def cmd_parse(args: argparse.Namespace) -> int:
     from pydantic import TypeAdapter
 
-    from paperkg.ingest import Document, ParseError, parse_file
+    from paperkg.parse import Document, ParseError, parse_file
 
     if args.schema:
         print(json.dumps(TypeAdapter(Document).json_schema(), indent=2))
@@ -113,31 +111,27 @@ def _describe(document) -> str:
 def cmd_ingest(args: argparse.Namespace) -> int:
     if args.bulk:
         return _bulk_ingestion(args)
-    from paperkg.ingest.run import ingest_paths
+    from paperkg.run.ingest import ingest_paths
 
     return _run_ingestion(args, ingest_paths, args.paths)
 
 
 def _bulk_ingestion(args: argparse.Namespace) -> int:
     from paperkg.db import connect
-    from paperkg.ingest.bulk import BulkLoadError, bulk_ingest
-    from paperkg.ingest.graph.admin_import import ExportError
+    from paperkg.run.bulk import bulk_ingest
 
     if args.follow_links or args.no_changes:
         raise CommandError(
             "--bulk reads the paths as `paperkg export --admin-import` does: no --follow-links or --no-changes"
         )
     _require_paths(args.paths)
-    try:
-        with connect() as kb:
-            report = bulk_ingest(kb, args.paths, lock_wait=args.wait, max_bytes=args.max_bytes)
-    except (FileNotFoundError, BulkLoadError, ExportError) as exc:
-        raise CommandError(str(exc)) from None
+    with connect() as kb:
+        report = bulk_ingest(kb, args.paths, lock_wait=args.wait, max_bytes=args.max_bytes)
     return _print_report(args, report)
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
-    from paperkg.ingest.run import sync_directory
+    from paperkg.run.ingest import sync_directory
 
     if not os.path.isdir(args.directory):  # before connecting, which may start the server
         raise CommandError(f"{args.directory}: not a directory")
@@ -149,25 +143,21 @@ def cmd_sync(args: argparse.Namespace) -> int:
 
 def _run_ingestion(args: argparse.Namespace, run: Callable, target) -> int:
     from paperkg.db import connect
-    from paperkg.ingest.run import GraphOutdated
 
     _require_paths([target] if isinstance(target, str) else target)
     progress = not args.quiet and not args.json and sys.stderr.isatty()
-    try:
-        with connect() as kb:
-            report = run(
-                kb,
-                target,
-                progress=progress,
-                docs_per_transaction=args.batch,
-                lock_wait=args.wait,
-                max_bytes=args.max_bytes,
-                follow_links=args.follow_links,
-                record_changes=not args.no_changes,
-                checksum=args.checksum,
-            )
-    except (FileNotFoundError, GraphOutdated) as exc:
-        raise CommandError(str(exc)) from None
+    with connect() as kb:
+        report = run(
+            kb,
+            target,
+            progress=progress,
+            docs_per_transaction=args.batch,
+            lock_wait=args.wait,
+            max_bytes=args.max_bytes,
+            follow_links=args.follow_links,
+            record_changes=not args.no_changes,
+            checksum=args.checksum,
+        )
     return _print_report(args, report)
 
 
@@ -240,8 +230,8 @@ def _summary(report) -> str:
 
 
 def cmd_precompute(args: argparse.Namespace) -> int:
-    from paperkg.answers import AnswerError, answers, drop, precompute
     from paperkg.db import connect
+    from paperkg.run.answers import answers, drop, precompute
 
     with connect() as kb:
         if args.drop:
@@ -255,10 +245,7 @@ def cmd_precompute(args: argparse.Namespace) -> int:
                     f"at {row['computed_at'].isoformat(timespec='seconds')}"
                 )
             return EXIT_OK
-        try:
-            computed = precompute(kb, args.queries or None, lock_wait=args.wait)
-        except AnswerError as exc:
-            raise CommandError(str(exc)) from None
+        computed = precompute(kb, args.queries or None, lock_wait=args.wait)
     for answer in computed:
         print(f"{answer.query}: {answer.rows} rows in {answer.seconds:.2f} s")
     print(
@@ -271,13 +258,9 @@ def cmd_precompute(args: argparse.Namespace) -> int:
 def cmd_explain(args: argparse.Namespace) -> int:
     """The `identity` query, told as a story: the work's identifiers, then its mentions by rule."""
     from paperkg.db import connect
-    from paperkg.library import UnknownPaper
 
-    try:
-        with connect() as kb:
-            rows = kb.query("identity", paper=args.paper)
-    except UnknownPaper as exc:
-        raise CommandError(str(exc), EXIT_FAILED) from None
+    with connect() as kb:
+        rows = kb.query("identity", paper=args.paper)
     first = rows[0]
     dois = ", ".join(first["dois"]) or "none"
     print(f"{first['paper_id']}: arXiv {first['arxiv_id'] or 'none'}; DOIs {dois}")
@@ -308,13 +291,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise CommandError(
             "export needs --admin-import DIR and PATH... (or --rdf FILE, --graphml FILE, --vosviewer FILE)"
         )
-    from paperkg.ingest.graph.admin_import import ExportError, export_admin_import, load
+    from paperkg.load.admin_import import export_admin_import, load
     from paperkg.server import Instance
 
-    try:
-        summary = export_admin_import(args.paths, args.admin_import, max_bytes=args.max_bytes, processes=args.processes)
-    except (FileNotFoundError, ExportError) as exc:
-        raise CommandError(str(exc)) from None
+    summary = export_admin_import(args.paths, args.admin_import, max_bytes=args.max_bytes, processes=args.processes)
     for rejected in summary.rejected:
         print(f"paperkg: rejected: {rejected.error}", file=sys.stderr)
     print(summary.describe())
@@ -334,8 +314,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_export_subgraph(args: argparse.Namespace) -> int:
     """`export --graphml FILE` / `--vosviewer FILE`: a library query's subgraph (paperkg.export)."""
-    from paperkg.library import QueryError, library
-    from paperkg.show import ShowError
+    from paperkg.library import library
 
     if args.admin_import or args.paths or args.load or args.rdf:
         raise CommandError(
@@ -361,10 +340,6 @@ def cmd_export_subgraph(args: argparse.Namespace) -> int:
                 nodes, links = write(kb, target, args.query, **params)
                 kinds = ("nodes", "edges") if fmt == "GraphML" else ("items", "links")
                 print(f"wrote {nodes:,} {kinds[0]} and {links:,} {kinds[1]} ({fmt}) to {target}")
-    except QueryError as exc:
-        raise CommandError(str(exc), _query_error_code(exc)) from None
-    except ShowError as exc:
-        raise CommandError(str(exc)) from None
     except OSError as exc:
         raise CommandError(f"cannot write {exc.filename}: {exc.strerror}") from None
     return EXIT_OK
@@ -384,8 +359,6 @@ def cmd_export_rdf(args: argparse.Namespace) -> int:
 
         with connect() as kb:
             triples = export_turtle(kb, args.rdf)
-    except ImportError as exc:
-        raise CommandError(str(exc)) from None
     except OSError as exc:
         raise CommandError(f"cannot write {args.rdf}: {exc.strerror}") from None
     print(f"wrote {triples:,} triples (CiTO, Turtle) to {args.rdf}")
@@ -403,41 +376,30 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
 
 def _analyze(quiet: bool, to_stderr: bool, key_routes: int | None = None):
-    from .analysis import KEY_ROUTES, AnalysisError, analyze
+    from .analysis import KEY_ROUTES, analyze
     from .db import connect
 
-    try:
-        with connect() as kb:
-            report = analyze(kb, key_routes=key_routes or KEY_ROUTES)
-    except AnalysisError as exc:
-        raise CommandError(str(exc)) from None
+    with connect() as kb:
+        report = analyze(kb, key_routes=key_routes or KEY_ROUTES)
     if not quiet:
         print(report.describe(), file=sys.stderr if to_stderr else sys.stdout)
     return report
 
 
 def cmd_main_path(args: argparse.Namespace) -> int:
-    from .analysis import AnalysisError, main_path, main_path_rows, project
+    from .analysis import main_path, main_path_rows, project
     from .db import connect
-    from .library import QueryError, Result, UnknownPaper, library
+    from .library import Result, library
 
-    try:
-        with connect() as kb:
-            paper = library().resolve_paper(kb, args.paper) if args.paper else None
-            projection = project(kb, paper=paper, depth=args.depth)
-    except UnknownPaper as exc:
-        raise CommandError(str(exc), EXIT_FAILED) from None
-    except (AnalysisError, QueryError) as exc:
-        raise CommandError(str(exc)) from None
+    with connect() as kb:
+        paper = library().resolve_paper(kb, args.paper) if args.paper else None
+        projection = project(kb, paper=paper, depth=args.depth)
     rows = main_path_rows(projection, main_path(projection, args.key_routes), args.kind)
     if args.html:
-        from .show import Picture, ShowError, path_subgraph
+        from .show import Picture, path_subgraph
 
-        try:
-            with connect() as kb:
-                path = Picture(path_subgraph(kb, "main-path", rows, anchors=[paper] if paper else [])).save(args.html)
-        except (ShowError, ImportError) as exc:
-            raise CommandError(str(exc)) from None
+        with connect() as kb:
+            path = Picture(path_subgraph(kb, "main-path", rows, anchors=[paper] if paper else [])).save(args.html)
         print(f"wrote {path}")
         return EXIT_OK
     print(Result(rows, ["position", "year", "title", "paper_id", "leads_to", "spc"]).render(args.format))
@@ -449,8 +411,8 @@ def cmd_main_path(args: argparse.Namespace) -> int:
 
 def cmd_schema(args: argparse.Namespace) -> int:
     from paperkg.db import connect
-    from paperkg.ingest.graph.import_run import record_import
-    from paperkg.schema import apply_schema
+    from paperkg.load.import_run import record_import
+    from paperkg.load.schema import apply_schema
 
     with connect() as kb:
         apply_schema(kb)
@@ -533,14 +495,11 @@ def cmd_runs(args: argparse.Namespace) -> int:
 
 def cmd_changes(args: argparse.Namespace) -> int:
     from .db import connect
-    from .history import HistoryError, changes, describe, find_run
+    from .history import changes, describe, find_run
 
-    try:
-        with connect() as kb:
-            rows = changes(kb, since=args.since, run=args.run, paper=args.paper)
-            unfinished = args.run is not None and find_run(kb, args.run)["status"] in ("failed", "did not finish")
-    except HistoryError as exc:
-        raise CommandError(str(exc), EXIT_FAILED) from None
+    with connect() as kb:
+        rows = changes(kb, since=args.since, run=args.run, paper=args.paper)
+        unfinished = args.run is not None and find_run(kb, args.run)["status"] in ("failed", "did not finish")
     if args.json:
         print(json.dumps({"complete": not unfinished, "changes": rows}, indent=2, ensure_ascii=False))
         return EXIT_OK
@@ -555,13 +514,10 @@ def cmd_changes(args: argparse.Namespace) -> int:
 
 def cmd_digest(args: argparse.Namespace) -> int:
     from .db import connect
-    from .history import HistoryError, digest
+    from .history import digest
 
-    try:
-        with connect() as kb:
-            found = digest(kb, since=args.since, watch=args.watch)
-    except HistoryError as exc:
-        raise CommandError(str(exc), EXIT_FAILED) from None
+    with connect() as kb:
+        found = digest(kb, since=args.since, watch=args.watch)
     text = found.html() if args.format == "html" else found.markdown()
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
@@ -575,7 +531,8 @@ def cmd_digest(args: argparse.Namespace) -> int:
 
 
 def cmd_query(args: argparse.Namespace) -> int:
-    from paperkg.library import QueryError, library
+    from paperkg.db import connect
+    from paperkg.library import library
 
     lib = library()
     if args.list:
@@ -583,71 +540,44 @@ def cmd_query(args: argparse.Namespace) -> int:
         return EXIT_OK
     if not args.name:
         raise CommandError("name a query to run, or list them with `paperkg query --list`")
-    try:
-        params = lib.get(args.name).parse_cli(args.param)  # bad parameters fail before connecting
-    except QueryError as exc:
-        raise CommandError(str(exc), _query_error_code(exc)) from None
-    return _print_query(args.name, params, args.format)
-
-
-def cmd_search(args: argparse.Namespace) -> int:
-    """`paperkg search WORDS [--status …]`: `paperkg query search_claims` with its parameters as options."""
-    from paperkg.library import QueryError, library
-
-    given = {"status": args.status, "paper": args.paper, "since": args.since, "until": args.until, "limit": args.limit}
-    params = {"text": args.text} | {name: value for name, value in given.items() if value is not None}
-    try:
-        library().get(SEARCH_QUERY).bind(params)  # bad parameters fail before connecting
-    except QueryError as exc:
-        raise CommandError(str(exc), _query_error_code(exc)) from None
-    return _print_query(SEARCH_QUERY, params, args.format)
-
-
-SEARCH_QUERY = "search_claims"
-
-
-def _print_query(name: str, params: dict, fmt: str) -> int:
-    from paperkg.db import connect
-    from paperkg.library import QueryError, library
-
-    try:
-        with connect() as kb:
-            result = library().run(kb, name, **params)
-    except QueryError as exc:
-        raise CommandError(str(exc), _query_error_code(exc)) from None
-    print(result.render(fmt))
+    params = lib.get(args.name).parse_cli(args.param)  # bad parameters fail before connecting
+    with connect() as kb:
+        result = lib.run(kb, args.name, **params)
+    print(result.render(args.format))
     if result.precomputed_at and sys.stderr.isatty():
         when = result.precomputed_at.isoformat(timespec="seconds")
         print(f"paperkg: the answer `paperkg precompute` stored, current, computed at {when}", file=sys.stderr)
     return EXIT_OK
 
 
-def _query_error_code(exc: Exception) -> int:
-    """1 for a paper not in the graph or a search text Lucene cannot read (the input is
-    wrong, the call is right), 2 for any other refused call."""
-    from paperkg.library import SearchError, UnknownPaper
+def cmd_search(args: argparse.Namespace) -> int:
+    """`paperkg search WORDS [--status …]`: `paperkg query search_claims` with its parameters as options."""
+    from paperkg.db import connect
+    from paperkg.library import library
 
-    return EXIT_FAILED if isinstance(exc, (UnknownPaper, SearchError)) else EXIT_USAGE
+    given = {"status": args.status, "paper": args.paper, "since": args.since, "until": args.until, "limit": args.limit}
+    params = {"text": args.text} | {name: value for name, value in given.items() if value is not None}
+    library().get(SEARCH_QUERY).bind(params)  # bad parameters fail before connecting
+    with connect() as kb:
+        result = library().run(kb, SEARCH_QUERY, **params)
+    print(result.render(args.format))
+    return EXIT_OK
+
+
+SEARCH_QUERY = "search_claims"
 
 
 def cmd_show(args: argparse.Namespace) -> int:
     from paperkg.db import connect
-    from paperkg.library import QueryError, library
-    from paperkg.show import ShowError, picture
+    from paperkg.library import library
+    from paperkg.show import picture
 
     lib = library()
-    try:
-        params = lib.get(args.name).parse_cli(args.param)  # bad parameters fail before connecting
-        if not Path(args.html).resolve().parent.is_dir():
-            raise CommandError(f"cannot write {args.html}: its directory does not exist")
-        with connect() as kb:
-            path = picture(kb, args.name, **params).save(args.html)
-    except QueryError as exc:
-        raise CommandError(str(exc), _query_error_code(exc)) from None
-    except ShowError as exc:
-        raise CommandError(str(exc), EXIT_USAGE) from None
-    except ImportError as exc:
-        raise CommandError(str(exc), EXIT_USAGE) from None
+    params = lib.get(args.name).parse_cli(args.param)  # bad parameters fail before connecting
+    if not Path(args.html).resolve().parent.is_dir():
+        raise CommandError(f"cannot write {args.html}: its directory does not exist")
+    with connect() as kb:
+        path = picture(kb, args.name, **params).save(args.html)
     print(f"wrote {path}")
     return EXIT_OK
 
@@ -1004,8 +934,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         from neo4j.exceptions import DriverError, Neo4jError
 
     from paperkg.db import ConnectionFailed, first_line
-    from paperkg.lock import LockHeld, LockLost
-    from paperkg.server import ServerError
 
     neo4j_log = logging.getLogger("neo4j")
     if not args.verbose and not neo4j_log.handlers:
@@ -1027,12 +955,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # goes (128 + SIGPIPE), and keep Python from reporting the pipe again at exit.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_PIPE_CLOSED
-    except CommandError as exc:
-        return _fail(args, exc, exc.code)
-    except (ConnectionFailed, ServerError) as exc:
+    except PaperkgError as exc:
+        return _fail(args, exc, exc.exit_code)
+    except FileNotFoundError as exc:  # a path named on the command line, gone before it was read
         return _fail(args, exc, EXIT_USAGE)
-    except (LockHeld, LockLost) as exc:
-        return _fail(args, exc, EXIT_LOCKED)
     except DriverError as exc:  # the connection broke mid-command
         return _fail(args, ConnectionFailed(f"lost the connection to Neo4j: {first_line(exc)}"), EXIT_USAGE)
     except Neo4jError as exc:

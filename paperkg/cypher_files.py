@@ -29,7 +29,7 @@ of a line.
 
 A library query whose corpus-wide answer takes seconds on a large graph says so with a
 `// precomputed` line: `paperkg precompute` stores that answer (its default parameters) in the
-graph, and the library reads it from there while it is current (paperkg.answers).
+graph, and the library reads it from there while it is current (paperkg.run.answers).
 
 A query kept under an older name is an alias: its header holds, instead of declarations and
 Cypher, `// alias: claims with status = 'unsupported'` (the query it runs and the parameters
@@ -44,24 +44,27 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cache, partial
-from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, cast
 
+from paperkg.errors import EXIT_FAILED, PaperkgError
+from paperkg.package_data import data_folder
 from paperkg.search import SearchSyntaxError, search_text
 
 
-class CypherFileError(Exception):
+class CypherFileError(PaperkgError):
     """A Cypher file is malformed, or two files define one name; raised when it is loaded."""
 
 
-class QueryError(ValueError):
+class QueryError(PaperkgError, ValueError):
     """A call the library refuses: an unknown query, or a missing, unknown or wrongly typed parameter."""
 
 
 class SearchError(QueryError):
     """A search text Lucene cannot read, or one that can only find nothing (paperkg.search)."""
+
+    exit_code = EXIT_FAILED  # the call is right, the text is wrong: as for an unknown paper
 
 
 REQUIRED = inspect.Parameter.empty  # a parameter without a default must be given
@@ -317,7 +320,7 @@ def read_cypher_file(entry: Traversable | Path) -> CypherFile:
 @cache
 def cypher_file(name: str) -> CypherFile:
     """cypher/<name>.cypher, the pipeline's statements, loaded once; its header names it `name`."""
-    loaded = read_cypher_file(resources.files("paperkg.cypher") / f"{name}.cypher")
+    loaded = read_cypher_file(data_folder("cypher") / f"{name}.cypher")
     if loaded.name != name:
         raise CypherFileError(f"{loaded.file}:1: the header names it {loaded.name!r}, not {name!r}")
     return loaded

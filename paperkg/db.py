@@ -18,6 +18,7 @@ from neo4j import Driver, GraphDatabase, RoutingControl, Session
 from neo4j.exceptions import AuthError, ClientError, ServiceUnavailable
 
 from paperkg.cypher_files import statement, statements
+from paperkg.errors import PaperkgError
 from paperkg.library import Queries, Result, library
 from paperkg.progress import note
 from paperkg.readonly import check_read_only
@@ -36,7 +37,7 @@ ACQUISITION_TIMEOUT = 10.0
 RETRY_TIME = 15.0
 
 
-class ConnectionFailed(Exception):
+class ConnectionFailed(PaperkgError):
     """Neo4j could not be reached or refused the credentials. Never carries the password."""
 
 

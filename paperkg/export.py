@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
-from paperkg.ingest.graph.contract import ANALYSIS_PROPERTIES
+from paperkg.graph.contract import ANALYSIS_PROPERTIES
 from paperkg.rdf import paper_iri
 from paperkg.show import Subgraph, caption, subgraph
 

@@ -1,6 +1,6 @@
 """The run history and what it changed: `paperkg runs`, `paperkg changes` and `paperkg digest`.
 
-Every transaction of a run stores its change set (ingest/graph/changes.py); the library query
+Every transaction of a run stores its change set (paperkg/graph/changes.py); the library query
 `changes_since` nets them over a window. This module turns a user's `--since` (a run, a date
 or `7d`) into that query's parameters, lists the runs, and writes the digest a researcher
 reads on Monday, as Markdown or a self-contained HTML page.
@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
+
+from paperkg.errors import EXIT_FAILED, PaperkgError
 
 from .db import KnowledgeBase
 from .library import UnknownPaper, library
@@ -27,8 +29,10 @@ ATTENTION = ("unsupported", "unverifiable")  # claim statuses a digest reports a
 EXIT_CODES = {"ok": 0, "rejected": 1, "failed": 2}
 
 
-class HistoryError(ValueError):
+class HistoryError(PaperkgError, ValueError):
     """A `--since`, `--run` or `--watch` that names nothing: one line for the user."""
+
+    exit_code = EXIT_FAILED
 
 
 def runs(kb: KnowledgeBase, limit: int = 1000) -> list[dict[str, Any]]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import difflib
+import hashlib
 import inspect
 import io
 import json
@@ -25,7 +26,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cache
-from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
 
@@ -46,11 +46,15 @@ from paperkg.cypher_files import (
     parse_cypher_file,
     short_repr,
 )
+from paperkg.errors import EXIT_FAILED, MissingExtra
+from paperkg.package_data import data_folder
 from paperkg.search import EXAMPLE, lucene_problem, search_text
 
 
 class UnknownPaper(QueryError):
     """No paper in the graph matches what the user wrote for a `paper` parameter."""
+
+    exit_code = EXIT_FAILED
 
 
 # A spreadsheet runs a cell that starts with one of these as a formula (`=HYPERLINK(…)`).
@@ -71,7 +75,7 @@ class Query:
     text: str
     file: str
     alias: Alias | None = None  # an older name of another query, with the parameters it sets
-    precomputed: bool = False  # its answer with the default parameters may be stored (paperkg.answers)
+    precomputed: bool = False  # its answer with the default parameters may be stored (paperkg.run.answers)
 
     @property
     def internal(self) -> bool:
@@ -176,8 +180,8 @@ def parse_query(file: str, source: str) -> Query:
 def paper_keys(text: str) -> dict[str, str | None]:
     """The ways `text` may name a paper, as the resolver's parameters: the text itself (a
     paper_id), an arXiv id (version dropped; `10.48550/arXiv.<id>` is one) and a lowercase DOI,
-    read by the documents' grammar (paperkg.ingest.parse.identifiers)."""
-    from paperkg.ingest.parse.identifiers import ARXIV_DOI_PREFIX, normalise_arxiv_id, normalise_doi
+    read by the documents' grammar (paperkg.parse.identifiers)."""
+    from paperkg.parse.identifiers import ARXIV_DOI_PREFIX, normalise_arxiv_id, normalise_doi
 
     text = text.strip()
     doi = normalise_doi(text)
@@ -192,7 +196,7 @@ def paper_keys(text: str) -> dict[str, str | None]:
 
 class Result(list):
     """A query's rows as dicts, in the query's order; `columns` names them even when there are none.
-    `precomputed_at` is when a stored answer was computed (paperkg.answers), None when the query ran."""
+    `precomputed_at` is when a stored answer was computed (paperkg.run.answers), None when the query ran."""
 
     def __init__(self, rows: Sequence[dict[str, Any]], columns: Sequence[str], precomputed_at: datetime | None = None):
         super().__init__(rows)
@@ -204,7 +208,7 @@ class Result(list):
         try:
             import pandas
         except ImportError:
-            raise ImportError("Result.to_df() needs pandas: pip install 'paperkg[pandas]'") from None
+            raise MissingExtra("Result.to_df() needs pandas: pip install 'paperkg[pandas]'") from None
         return pandas.DataFrame(list(self), columns=list(self.columns))
 
     def to_json(self) -> str:
@@ -361,6 +365,21 @@ def _is_number(value: Any) -> bool:
 # -- the library -------------------------------------------------------------------------
 
 
+def fingerprint(query: Query, values: dict[str, Any]) -> str:
+    """What a stored answer was computed by: the query's Cypher, its columns and the values."""
+    text = json.dumps([query.text, [c.name for c in query.columns], values], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def stored_answer(kb: Any, query: Query, values: dict[str, Any]) -> Result | None:
+    """The stored answer of `query` with `values`, when one is current; else None."""
+    rows = kb.read("stored_answer", query=query.name, fingerprint=fingerprint(query, values))
+    if not rows:
+        return None
+    row = rows[0]
+    return Result(json.loads(row["rows"]), row["columns"], row["computed_at"].to_native())
+
+
 class Library:
     """The public queries by name, plus the internal paper resolver."""
 
@@ -405,11 +424,8 @@ class Library:
                 values[param.name] = self.resolve_paper(kb, values[param.name])
             if param.type == "search":
                 values[param.name] = search_text(values[param.name])
-        if query.precomputed and values == query.bind({}):
-            from paperkg.answers import stored_answer
-
-            if (answer := stored_answer(kb, query, values)) is not None:
-                return answer
+        if query.precomputed and values == query.bind({}) and (answer := stored_answer(kb, query, values)) is not None:
+            return answer
         return self.execute(kb, query, values)
 
     def resolve_paper(self, kb: Any, text: str) -> str:
@@ -505,7 +521,7 @@ def _aliased(alias: Query, queries: Mapping[str, Query]) -> Query:
 def load_library(directory: Traversable | None = None) -> Library:
     """Every `*.cypher` file in `directory` (default: the package's queries/, never the working
     directory), parsed and checked; CypherFileError on a malformed file or a duplicate name."""
-    directory = directory if directory is not None else resources.files("paperkg.queries")
+    directory = directory if directory is not None else data_folder("queries")
     queries: dict[str, Query] = {}
     for entry in sorted(directory.iterdir(), key=lambda e: e.name):
         if not entry.name.endswith(".cypher"):

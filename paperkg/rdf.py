@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from paperkg.errors import MissingExtra
+
 CITO = "http://purl.org/spar/cito/"
 FABIO = "http://purl.org/spar/fabio/"
 DCTERMS = "http://purl.org/dc/terms/"
@@ -36,7 +38,7 @@ def _rdflib():
     try:
         import rdflib
     except ImportError:
-        raise ImportError("RDF export needs rdflib: pip install 'paperkg[rdf]'") from None
+        raise MissingExtra("RDF export needs rdflib: pip install 'paperkg[rdf]'") from None
     return rdflib
 
 

@@ -15,6 +15,8 @@ from typing import Any
 
 from neo4j import Driver, RoutingControl
 
+from paperkg.errors import PaperkgError
+
 ALLOWED_PROCEDURES = frozenset(
     {
         "db.labels",
@@ -42,7 +44,7 @@ _PLAN_PREFIX = re.compile(r"\s*(?:EXPLAIN|PROFILE)\b", re.IGNORECASE)
 _PROCEDURE = re.compile(r"([\w.]+)\s*\(")
 
 
-class ReadOnlyViolation(Exception):
+class ReadOnlyViolation(PaperkgError):
     """An ad-hoc statement would do more than read the graph; it was not run."""
 
 

@@ -30,6 +30,7 @@ from importlib import resources
 from pathlib import Path
 
 from paperkg.dirs import keep, user_cache_dir
+from paperkg.errors import PaperkgError
 from paperkg.progress import waiting
 
 from . import browser_guide
@@ -67,7 +68,7 @@ SERVER_UMASK = 0o077
 HOME_SUBDIRECTORIES = ("conf", "data", "logs", "run", "import", "plugins")
 
 
-class ServerError(Exception):
+class ServerError(PaperkgError):
     """The managed server could not be set up, started or reached; the message says what to do."""
 
 

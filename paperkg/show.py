@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from paperkg.errors import MissingExtra, PaperkgError
+
 # How each library query's rows are connected in its picture (others: the citations among
 # them): the statement cypher/show_<link>.cypher finds what joins each pair.
 PAIR_LINKS = {
@@ -55,7 +57,7 @@ VERDICT_COLOURS = {"supported": "#3FA34D", "not_supported": "#E0533A"}
 REL_COLOURS = {"CITES": "#A5ABB6", "MAKES": "#FFC454", "SUPPORTS": "#3FA34D", "REFERS_TO": "#4C8EDA"}
 
 
-class ShowError(ValueError):
+class ShowError(PaperkgError, ValueError):
     """The query's rows name nothing to draw, or too much."""
 
 
@@ -252,7 +254,7 @@ def visualization(graph: Subgraph):
     try:
         from neo4j_viz import Node, Relationship, VisualizationGraph
     except ImportError:
-        raise ImportError("pictures need neo4j-viz: pip install 'paperkg[viz]'") from None
+        raise MissingExtra("pictures need neo4j-viz: pip install 'paperkg[viz]'") from None
 
     nodes = []
     # A path is laid out left to right in its order; in a zigzag where a step skips papers (a

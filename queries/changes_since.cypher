@@ -7,7 +7,7 @@
 // is not listed. Each transaction of a run stores its change set (`ChangeSet` nodes), so a
 // run that stopped half-way shows what it committed. A run that built the whole graph (a
 // first ingest into an empty graph, or an offline import) has one "whole" change set that
-// holds counts only (ingest/graph/changes.py): in a window that holds it, what that run added
+// holds counts only (paperkg/graph/changes.py): in a window that holds it, what that run added
 // is read from the graph (everything in it, as it is now, or for the run itself as it was
 // before the next run changed it); with a paper, only what is around that paper is read, so
 // the cost follows the paper and the history, not the graph.
@@ -178,7 +178,7 @@ CALL () {
     WHERE NOT entity + ' ' + key IN named_keys
     RETURN entity, key, [] AS stored, p, q, c, r, s
   }
-  // A thing's state now, as ingest/graph/changes.py records it ('' for absent).
+  // A thing's state now, as paperkg/graph/changes.py records it ('' for absent).
   WITH origin, origin_run, entity, key, stored, p, q, c, r, s,
        head(COLLECT { MATCH (m:Paper)-[:MAKES]->(c) RETURN m.paper_id AS id ORDER BY id LIMIT 1 }) AS claim_paper,
        head(COLLECT { MATCH (s)-[:REFERS_TO]->(w:Paper) RETURN w.paper_id AS id ORDER BY id LIMIT 1 }) AS source_work

@@ -1,6 +1,6 @@
 """The change set a run should have recorded, found the slow way: the whole graph's states
 read before and after the run, and every difference listed (the test's oracle for
-ingest/graph/changes.py, which reads only what each transaction touches)."""
+paperkg/graph/changes.py, which reads only what each transaction touches)."""
 
 from __future__ import annotations
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from paperkg.corpus import files
 from paperkg.db import KnowledgeBase, connect
-from paperkg.ingest import files
-from paperkg.schema import apply_schema
+from paperkg.load.schema import apply_schema
 from paperkg.server import Instance
 
 import seeds

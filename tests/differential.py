@@ -28,10 +28,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from paperkg.corpus.discovery import discover
 from paperkg.db import KnowledgeBase, connect
-from paperkg.ingest.bulk import bulk_ingest
-from paperkg.ingest.graph.admin_import import export_admin_import, finish_import, import_into
-from paperkg.ingest.run import DOCS_PER_TRANSACTION, discover, ingest_paths, sync_directory
+from paperkg.limits import DOCS_PER_TRANSACTION
+from paperkg.load.admin_import import export_admin_import, finish_import, import_into
+from paperkg.run.bulk import bulk_ingest
+from paperkg.run.ingest import ingest_paths, sync_directory
 from paperkg.server import Instance
 
 from graph_dump import named

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from paperkg.db import KnowledgeBase
-from paperkg.ingest.run import ingest_paths
+from paperkg.run.ingest import ingest_paths
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "corpus"
 

@@ -24,7 +24,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from paperkg.ingest.graph.identity import RANK_SUBJECT
+from paperkg.graph.identity import RANK_SUBJECT
 
 from graph_dump import named
 
@@ -132,7 +132,7 @@ def answer_sections(kb, corpus: Path) -> dict[str, str]:
 
 
 def reference(kb, corpus: Path) -> dict[str, str]:
-    from paperkg.ingest.run import ingest_paths
+    from paperkg.run.ingest import ingest_paths
 
     kb.reset()
     ingest_paths(kb, [corpus])
@@ -154,7 +154,7 @@ def main() -> int:
     parser.add_argument("--synthetic", action="store_true")
     args = parser.parse_args()
     from paperkg.db import connect
-    from paperkg.schema import apply_schema
+    from paperkg.load.schema import apply_schema
     from paperkg.server import Instance
 
     with tempfile.TemporaryDirectory() as home:

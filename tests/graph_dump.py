@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from paperkg.ingest.graph.contract import ANALYSIS_PROPERTIES, NODES
+from paperkg.graph.contract import ANALYSIS_PROPERTIES, NODES
 
 # `paperkg analyze`'s results and `paperkg precompute`'s answers are left out too: functions of
 # the graph, written only when asked for (tests/test_precompute.py compares the answers).

@@ -18,7 +18,7 @@ from test_ingest import PAGE, SEVEN_WORKS
 from paperkg.cli import main
 from paperkg.db import connect
 from paperkg.history import changes, runs
-from paperkg.ingest.graph.admin_import import (
+from paperkg.load.admin_import import (
     ARRAY_DELIMITER,
     NODES,
     RELATIONSHIPS,
@@ -26,7 +26,7 @@ from paperkg.ingest.graph.admin_import import (
     finish_import,
     import_into,
 )
-from paperkg.ingest.run import ingest_paths, sync_directory
+from paperkg.run.ingest import ingest_paths, sync_directory
 from paperkg.server import Instance
 
 from graph_dump import dump

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from paperkg.cli import main
-from paperkg.ingest.graph import admin_import
-from paperkg.ingest.graph.admin_import import NODES, RELATIONSHIPS, ExportError, export_admin_import
-from paperkg.ingest.graph.identity import Evidence
+from paperkg.graph.identity import Evidence
+from paperkg.load import admin_import
+from paperkg.load.admin_import import NODES, RELATIONSHIPS, ExportError, export_admin_import
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"

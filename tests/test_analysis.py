@@ -15,7 +15,7 @@ import pytest
 from paperkg import analysis
 from paperkg.analysis import Projection, analyze, main_path, project
 from paperkg.cli import main
-from paperkg.ingest.run import ingest_paths
+from paperkg.run.ingest import ingest_paths
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "corpus"
 

@@ -16,7 +16,7 @@ from test_show import drawn, opened_in_chromium
 from paperkg.analysis import analyze
 from paperkg.cli import main
 from paperkg.export import graphml, vosviewer
-from paperkg.ingest.run import ingest_paths
+from paperkg.run.ingest import ingest_paths
 from paperkg.show import PATH_SPACING, picture
 
 LADDER_FROM = 100  # the ladder's paper n is 2001.00(100 + n)

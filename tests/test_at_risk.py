@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from paperkg.ingest.run import ingest_paths
+from paperkg.run.ingest import ingest_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "corpus"

@@ -14,9 +14,12 @@ from pathlib import Path
 import pytest
 
 from paperkg.cli import main
-from paperkg.ingest import ParseError
-from paperkg.ingest.files import read_regular_file
-from paperkg.ingest.run import MAX_DOCUMENT_BYTES, discover, read_document, sync_directory
+from paperkg.corpus.discovery import discover
+from paperkg.corpus.files import read_regular_file
+from paperkg.corpus.reading import read_document
+from paperkg.limits import MAX_DOCUMENT_BYTES
+from paperkg.parse import ParseError
+from paperkg.run.ingest import sync_directory
 
 from procs import run
 from seeds import FIXTURES

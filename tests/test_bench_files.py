@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from paperkg.ingest.graph.admin_import import NODES, RELATIONSHIPS, export_admin_import
-from paperkg.ingest.run import ingest_paths
+from paperkg.load.admin_import import NODES, RELATIONSHIPS, export_admin_import
+from paperkg.run.ingest import ingest_paths
 
 from graph_dump import dump
 

@@ -13,10 +13,12 @@ import pytest
 from test_file_hashes import SETTLE
 
 from paperkg.db import connect
-from paperkg.ingest import bulk
-from paperkg.ingest.bulk import BulkLoadError, bulk_ingest
-from paperkg.ingest.run import ingest_paths, sync_directory
-from paperkg.lock import IngestLock
+from paperkg.load import bulk
+from paperkg.load.bulk import BulkLoadError
+from paperkg.run import bulk as bulk_run
+from paperkg.run.bulk import bulk_ingest
+from paperkg.run.ingest import ingest_paths, sync_directory
+from paperkg.run.lock import IngestLock
 
 from graph_dump import dump
 from procs import count, lock_holder, run
@@ -141,7 +143,7 @@ def test_a_bulk_load_interrupted_after_it_began_writing_removes_what_it_wrote(kb
     def interrupted(kb):
         raise KeyboardInterrupt  # as Ctrl-C would, once every file has been loaded
 
-    monkeypatch.setattr(bulk, "record_import", interrupted)
+    monkeypatch.setattr(bulk_run, "record_import", interrupted)
     with pytest.raises(KeyboardInterrupt):
         bulk_ingest(kb, [corpus])
     assert kb.cypher("MATCH (n) RETURN count(n) AS nodes") == [{"nodes": 0}]
@@ -168,7 +170,7 @@ def test_a_bulk_load_marks_the_lock_before_its_export_and_an_interrupted_export_
         seen.append((lock["load"], directory.is_dir()))
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(bulk, "exported_documents", interrupted)
+    monkeypatch.setattr(bulk_run, "exported_documents", interrupted)
     with pytest.raises(KeyboardInterrupt):
         bulk_ingest(kb, [corpus])
     ((load, exported),) = seen

@@ -15,8 +15,8 @@ from change_oracle import differences, graph_state
 from paperkg.cli import main
 from paperkg.db import ConnectionFailed
 from paperkg.history import changes, digest, runs
-from paperkg.ingest import run as ingestion
-from paperkg.ingest.run import sync_directory
+from paperkg.run import ingest as ingestion
+from paperkg.run.ingest import sync_directory
 
 from graph_dump import dump
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from paperkg.ingest.run import sync_directory
-from paperkg.schema import apply_schema
+from paperkg.load.schema import apply_schema
+from paperkg.run.ingest import sync_directory
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "corpus"

@@ -1,4 +1,4 @@
-"""The graph contract (ingest/graph/contract.py) is the graph: what ingestion writes, what the
+"""The graph contract (paperkg/graph/contract.py) is the graph: what ingestion writes, what the
 README shows and what the admin import restores are the one declaration."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from paperkg.ingest.graph.contract import ALWAYS_LISTS, NODES, RELATIONSHIPS, graph_table, properties
-from paperkg.ingest.graph.identity import Evidence
-from paperkg.ingest.run import ingest_paths
+from paperkg.graph.contract import ALWAYS_LISTS, NODES, RELATIONSHIPS, graph_table, properties
+from paperkg.graph.identity import Evidence
+from paperkg.run.ingest import ingest_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "corpus"

@@ -1,7 +1,6 @@
 """One loader, one header format: every Cypher file paperkg runs is read by paperkg.cypher_files."""
 
 import re
-from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from paperkg.cypher_files import (
     statement,
     statements,
 )
+from paperkg.package_data import data_folder
 
 ROOT = Path(__file__).resolve().parents[1]
 STATEMENT = """// name: touch
@@ -41,7 +41,7 @@ def test_every_cypher_file_of_the_project_has_the_one_header_format():
 
 
 def test_each_pipeline_statement_is_named_by_its_file():
-    names = [e.name.removesuffix(".cypher") for e in resources.files("paperkg.cypher").iterdir()]
+    names = [e.name.removesuffix(".cypher") for e in data_folder("cypher").iterdir()]
     names = sorted(n for n in names if not n.startswith("__"))
     assert [cypher_file(name).name for name in names] == names
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import hashlib
 
-from paperkg.ingest.graph.identity import RANK_RAW_REFERENCE, RANK_SUBJECT, Mention
-from paperkg.ingest.graph.rows import Assertions, units_of
-from paperkg.ingest.graph.write import Pending, prepare_batch, retract_documents, write_batch
+from paperkg.graph.batch import Pending, prepare_batch
+from paperkg.graph.identity import RANK_RAW_REFERENCE, RANK_SUBJECT, Mention
+from paperkg.graph.rows import Assertions, units_of
+from paperkg.load.transactions import retract_documents, write_batch
 
 GLUED_DOI = "10.5555/glued.2020"
 

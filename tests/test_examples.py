@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from paperkg.ingest import Card, Page, parse_file
-from paperkg.ingest.parse.identifiers import split_doi
-from paperkg.ingest.parse.normalise import title_norm
 from paperkg.library import library
+from paperkg.parse import Card, Page, parse_file
+from paperkg.parse.identifiers import split_doi
+from paperkg.parse.normalise import title_norm
 
 from ecosystem import examples
 

@@ -1,4 +1,4 @@
-"""What a run remembers of the files it read (paperkg.ingest.files): an unchanged file is known
+"""What a run remembers of the files it read (paperkg.corpus.files): an unchanged file is known
 by its stat and not read; any write, or a write too recent to tell, makes it read again."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import sqlite3
 import time
 from pathlib import Path
 
-from paperkg.ingest import files
-from paperkg.ingest.files import Digest, FileHashes, cache_path
-from paperkg.ingest.run import ingest_paths, sync_directory
+from paperkg.corpus import files
+from paperkg.corpus.files import Digest, FileHashes, cache_path
+from paperkg.run.ingest import ingest_paths, sync_directory
 
 from graph_dump import dump
 

@@ -157,7 +157,7 @@ def test_the_ingest_summary_counts_what_landed_as_stats_does(kb, capsys):
     }
     assert summary[2].startswith("the new and changed documents mention 154 papers, 133 citations between papers")
     # Again: nothing new lands, and it says so. The example files are older than a run's
-    # racy window (paperkg.ingest.files), so their hashes come from the first run's reads.
+    # racy window (paperkg.corpus.files), so their hashes come from the first run's reads.
     assert main(["ingest", str(EXAMPLES)]) == 0
     assert capsys.readouterr().out.splitlines()[1:] == [
         "21 unchanged files not read: their size and times are those they had when last read (--checksum reads them)",

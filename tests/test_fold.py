@@ -2,8 +2,9 @@
 
 import pytest
 
-from paperkg.ingest.graph.identity import RANK_CARD_ITEM, RANK_RAW_REFERENCE, RANK_REFERENCE, RANK_SUBJECT
-from paperkg.ingest.graph.write import fold, precedence, refold_papers
+from paperkg.graph.batch import fold, precedence
+from paperkg.graph.identity import RANK_CARD_ITEM, RANK_RAW_REFERENCE, RANK_REFERENCE, RANK_SUBJECT
+from paperkg.load.transactions import refold_papers
 
 DOC_A, DOC_B = "a" * 64, "b" * 64
 KEY_1, KEY_2 = "1" * 16, "2" * 16

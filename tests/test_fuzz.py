@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from paperkg.cli import main
-from paperkg.ingest import ParseError, parse_bytes
+from paperkg.parse import ParseError, parse_bytes
 
 from mutate import MUTATIONS, FuzzFailure, check_outcome, line_count, make_case, mixed_batch, mutate
 from synth import generate

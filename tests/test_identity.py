@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from paperkg.ingest.graph.identity import Evidence, resolve
-from paperkg.ingest.graph.rows import resolve_source
-from paperkg.ingest.parse.rawref import parse_raw_reference, parse_raw_references
-from paperkg.ingest.run import ingest_paths, sync_directory
+from paperkg.graph.identity import Evidence, resolve
+from paperkg.graph.rows import resolve_source
+from paperkg.parse.rawref import parse_raw_reference, parse_raw_references
+from paperkg.run.ingest import ingest_paths, sync_directory
 
 from graph_dump import dump
 from synth import generate

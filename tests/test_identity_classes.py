@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from paperkg.ingest.graph.identity import Evidence, Work, _resolve_connected, resolve, works_of
+from paperkg.graph.identity import Evidence, Work, _resolve_connected, resolve, works_of
 
 
 def random_evidence(rng: random.Random, count: int) -> set[Evidence]:

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from paperkg.cli import main
-from paperkg.ingest.graph.rows import Rows
-from paperkg.ingest.run import ingest_paths
+from paperkg.graph.rows import Rows
+from paperkg.run.ingest import ingest_paths
 
 from graph_dump import dump
 from synth import generate
@@ -259,7 +259,7 @@ def test_edited_documents_replace_exactly_what_they_asserted(kb, seeds):
         lines[heading] = lines[heading].replace("14 of 14", "13 of 13")
         return [line for line in lines if "/paper/1909.03368/" not in line or not line.startswith("- [")]
 
-    from paperkg.ingest import parse_file
+    from paperkg.parse import parse_file
 
     parsed = parse_file(page)
     main_claims = [c for c in parsed.claims if c.origin == "main"]

@@ -6,8 +6,8 @@ import io
 import json
 from dataclasses import asdict
 
-from paperkg.ingest.results import DocumentResult, DocumentResults
-from paperkg.ingest.run import RunReport
+from paperkg.corpus.results import DocumentResult, DocumentResults
+from paperkg.run.report import RunReport
 
 
 def results() -> list[DocumentResult]:

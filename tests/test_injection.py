@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from paperkg.ingest.graph import contract
-from paperkg.ingest.run import ingest_paths
+from paperkg.graph import contract
 from paperkg.library import UnknownPaper
+from paperkg.run.ingest import ingest_paths
 
 from procs import count, run
 

@@ -18,7 +18,7 @@ from neo4j.exceptions import ClientError
 
 from paperkg.cli import main
 from paperkg.library import CypherFileError, QueryError, Result, UnknownPaper, library, load_library, paper_keys
-from paperkg.schema import apply_schema
+from paperkg.load.schema import apply_schema
 
 LIBRARY = library()
 QUERY_FILES = sorted((Path(__file__).parents[1] / "queries").glob("*.cypher"))

@@ -1,5 +1,5 @@
 """The parser builds its small records (card items, claims, cited sources, references, raw
-references) without validating them again (`paperkg.ingest.parse.models.built`). Every document it parses
+references) without validating them again (`paperkg.parse.models.built`). Every document it parses
 must still be exactly what validation makes of the same data: revalidating it from plain data
 gives an equal model with the same repr (field order) and the same fields set, at every level."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
-from paperkg.ingest import Card, Page, parse_file
+from paperkg.parse import Card, Page, parse_file
 
 from seeds import FIXTURES, seeds_dir
 from synth import generate

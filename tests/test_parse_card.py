@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from paperkg.ingest import Card, ParseError, parse_bytes, parse_file
+from paperkg.parse import Card, ParseError, parse_bytes, parse_file
 
 from seeds import CARD_000, CARD_001, CARD_002, fixture_bytes, seed_lines, seed_path
 

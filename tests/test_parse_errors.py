@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from paperkg.ingest import Card, Page, ParseError, parse_bytes, parse_file
+from paperkg.parse import Card, Page, ParseError, parse_bytes, parse_file
 
 from seeds import fixture_bytes, fixture_lines, fixture_with, join_lines
 

@@ -12,7 +12,7 @@ from datetime import date
 import pytest
 from pydantic import TypeAdapter
 
-from paperkg.ingest import Document, Page, ParseError, parse_bytes, parse_file
+from paperkg.parse import Document, Page, ParseError, parse_bytes, parse_file
 
 from seeds import PAGE_004, fixture_bytes, fixture_lines, fixture_with, join_lines, seed_lines, seed_path
 

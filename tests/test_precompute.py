@@ -1,4 +1,4 @@
-"""Precomputed answers (paperkg.answers): a stored answer is the query's own answer, never one
+"""Precomputed answers (paperkg.run.answers): a stored answer is the query's own answer, never one
 the graph has moved past, and ingest and sync keep it current."""
 
 from __future__ import annotations
@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-import paperkg.answers
-from paperkg.answers import AnswerError, answers, precompute, precomputed_queries
+import paperkg.run.answers
 from paperkg.cli import main
 from paperkg.cypher_files import CypherFileError, parse_cypher_file
-from paperkg.ingest.graph.write import retract_documents
-from paperkg.ingest.run import ingest_paths, sync_directory
 from paperkg.library import library, load_library, parse_query
+from paperkg.load.transactions import retract_documents
+from paperkg.run.answers import AnswerError, answers, precompute, precomputed_queries
+from paperkg.run.ingest import ingest_paths, sync_directory
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "corpus"
@@ -132,7 +132,7 @@ def test_an_answer_that_cannot_be_stored_leaves_the_run_landed_and_says_why(kb, 
     (queries / "when.cypher").write_text(
         "// name: when\n// When it ran.\n//\n// precomputed\n// column at — the time\nRETURN datetime() AS at\n"
     )
-    monkeypatch.setattr(paperkg.answers, "library", lambda: load_library(queries))
+    monkeypatch.setattr(paperkg.run.answers, "library", lambda: load_library(queries))
     cannot = "when: its answer holds a datetime value, which a stored answer cannot hold"
     with pytest.raises(AnswerError, match=f"^{cannot}$"):
         precompute(kb)

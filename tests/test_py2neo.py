@@ -8,11 +8,10 @@ REST endpoints Neo4j removed in 4.0.
 
 from __future__ import annotations
 
-from importlib import resources
-
 import pytest
 
 from paperkg.library import library
+from paperkg.package_data import data_folder
 
 from ecosystem import examples
 
@@ -40,7 +39,7 @@ def test_py2neo_talks_bolt_to_neo4j_5_26_with_password_auth(py2neo_graph):
 @pytest.mark.parametrize("name", QUERIES)
 def test_py2neo_runs_the_library_cypher_file_with_the_same_rows_as_kb_query(seeded, py2neo_graph, name):
     query = library().get(name)
-    text = (resources.files("paperkg.queries") / query.file).read_text(encoding="utf-8")
+    text = (data_folder("queries") / query.file).read_text(encoding="utf-8")
     rows = py2neo_graph.run(text, **query.browser).data()
     assert rows == list(seeded.query(name, **query.browser))
     assert rows, f"{name} returns no rows on examples/corpus with its :param values"

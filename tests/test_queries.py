@@ -17,7 +17,7 @@ import pytest
 
 from paperkg.cypher_files import read_cypher_file
 from paperkg.library import QueryError, library
-from paperkg.schema import apply_schema
+from paperkg.load.schema import apply_schema
 
 FIXTURE = Path(__file__).parent / "fixtures" / "graph.cypher"
 QUERY_FILES = sorted((Path(__file__).parents[1] / "queries").glob("*.cypher"))

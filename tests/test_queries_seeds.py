@@ -7,7 +7,7 @@ import pytest
 
 @pytest.fixture(scope="module")
 def seeds(session_kb, seeds_dir):
-    from paperkg.ingest.run import ingest_paths
+    from paperkg.run.ingest import ingest_paths
 
     session_kb.reset()
     ingest_paths(session_kb, [seeds_dir])

@@ -6,9 +6,9 @@ import unicodedata
 
 import pytest
 
-from paperkg.ingest import parse_file
-from paperkg.ingest.parse.normalise import title_norm
-from paperkg.ingest.parse.rawref import parse_raw_reference, parse_raw_references, strip_link_labels
+from paperkg.parse import parse_file
+from paperkg.parse.normalise import title_norm
+from paperkg.parse.rawref import parse_raw_reference, parse_raw_references, strip_link_labels
 
 from seeds import PAGE_004, seed_lines, seed_path
 

@@ -23,9 +23,9 @@ import pytest
 from conftest import free_port
 
 from paperkg.db import connect
-from paperkg.ingest.bulk import DIRECTORY_PREFIX
-from paperkg.ingest.run import ingest_paths
-from paperkg.lock import IngestLock, LockLost
+from paperkg.load.bulk import DIRECTORY_PREFIX
+from paperkg.run.ingest import ingest_paths
+from paperkg.run.lock import IngestLock, LockLost
 from paperkg.server import Instance, process_start
 
 from graph_dump import dump

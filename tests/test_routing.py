@@ -19,7 +19,7 @@ import pytest
 from neo4j import Neo4jDriver
 
 from paperkg.db import KnowledgeBase, connect
-from paperkg.ingest.run import ingest_paths
+from paperkg.run.ingest import ingest_paths
 from paperkg.server import Instance
 
 from graph_dump import dump

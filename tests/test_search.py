@@ -17,9 +17,9 @@ import pytest
 
 from paperkg.cli import main
 from paperkg.cypher_files import SearchError
-from paperkg.ingest.bulk import bulk_ingest
-from paperkg.ingest.run import ingest_paths, sync_directory
 from paperkg.library import library
+from paperkg.run.bulk import bulk_ingest
+from paperkg.run.ingest import ingest_paths, sync_directory
 from paperkg.search import STOP_WORDS, search_text
 from paperkg.show import subgraph
 

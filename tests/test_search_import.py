@@ -10,8 +10,8 @@ import pytest
 from conftest import free_port
 
 from paperkg.db import connect
-from paperkg.ingest.graph.admin_import import export_admin_import, finish_import, import_into
-from paperkg.ingest.run import ingest_paths
+from paperkg.load.admin_import import export_admin_import, finish_import, import_into
+from paperkg.run.ingest import ingest_paths
 from paperkg.server import Instance
 
 from ecosystem import EXAMPLES, forget

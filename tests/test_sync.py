@@ -7,8 +7,9 @@ import shutil
 from pathlib import Path
 
 from paperkg.cli import main
-from paperkg.ingest import run
-from paperkg.ingest.run import DocIds, discover, ingest_paths
+from paperkg.corpus.discovery import discover
+from paperkg.run import ingest as run
+from paperkg.run.ingest import DocIds, ingest_paths
 
 from graph_dump import dump
 

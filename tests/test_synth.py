@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from paperkg.ingest import Card, Page, parse_file
-from paperkg.ingest.parse.identifiers import split_doi
-from paperkg.ingest.parse.normalise import title_norm
-from paperkg.ingest.run import discover
+from paperkg.corpus.discovery import discover
+from paperkg.parse import Card, Page, parse_file
+from paperkg.parse.identifiers import split_doi
+from paperkg.parse.normalise import title_norm
 
 from synth import TRUTH_FILE, generate, main
 

@@ -1,1 +1,0 @@
-"""The schema and write statements: package data, read by paperkg.cypher_files."""

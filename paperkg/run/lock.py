@@ -1,0 +1,127 @@
+"""The ingestion lock, kept in the database so that jobs on any machine see it.
+
+One run writes at a time. A second run waits (``wait`` seconds) or fails with LockHeld.
+A lock left by a killed run is taken over when its process is gone (same host: no process has
+its pid, or the one that has it started at another time, the pid reused) or its heartbeat is
+older than ``stale_after`` seconds (any host).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+import uuid
+
+from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, SessionExpired
+
+from paperkg.cypher_files import statement
+from paperkg.db import ConnectionFailed, KnowledgeBase, log
+from paperkg.errors import EXIT_LOCKED, PaperkgError
+from paperkg.server import process_alive, process_start
+
+LOCK_NAME = "ingest"
+STALE_AFTER_SECONDS = 600
+HEARTBEATS_PER_STALE_AFTER = 10
+
+
+class LockHeld(PaperkgError):
+    """Another run holds the ingestion lock."""
+
+    exit_code = EXIT_LOCKED
+
+
+class LockLost(PaperkgError):
+    """The lock was taken over while this run held it (it was judged stale)."""
+
+    exit_code = EXIT_LOCKED
+
+
+class IngestLock:
+    def __init__(self, kb: KnowledgeBase, wait: float = 0.0, stale_after: int = STALE_AFTER_SECONDS):
+        self.kb = kb
+        self.wait = wait
+        self.stale_after = stale_after
+        self.beaten_at = float("-inf")  # time.monotonic() when the lock was taken or last shown alive
+        self.owner = str(uuid.uuid4())
+        self.holder = {
+            "owner": self.owner,
+            "host": socket.gethostname(),
+            "pid": os.getpid(),
+            "process_start": process_start(os.getpid()),
+        }
+
+    def __enter__(self) -> IngestLock:
+        self.acquire()
+        self.beaten_at = time.monotonic()
+        return self
+
+    def __exit__(self, exc_type: object, exc: BaseException | None, traceback: object) -> None:
+        if isinstance(exc, (ConnectionFailed, ServiceUnavailable, SessionExpired)):
+            return  # the server is gone (releasing would retry for seconds); the next run takes the lock over
+        try:
+            self.release()
+        except (DriverError, Neo4jError):
+            if exc is None:
+                raise
+            # The run failed already, and that first failure is the one to report.
+
+    def acquire(self) -> None:
+        deadline = time.monotonic() + self.wait
+        while True:
+            (held,) = self.kb.execute(
+                statement("lock_acquire"), name=LOCK_NAME, holder=self.holder, stale_after=self.stale_after
+            )
+            if held["owner"] == self.owner:
+                return
+            if self._is_stale(held):
+                taken = self.kb.execute(
+                    statement("lock_take_over"), name=LOCK_NAME, stale_owner=held["owner"], holder=self.holder
+                )
+                if taken:
+                    if taken[0]["unfinished_load"]:
+                        self._discard_unfinished_load(taken[0]["unfinished_load"])
+                    return
+            if time.monotonic() >= deadline:
+                raise LockHeld(
+                    f"another ingestion holds the lock (host {held['host']}, pid {held['pid']}, "
+                    f"since {held['acquired_at']}); retry later or pass --wait SECONDS"
+                )
+            time.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
+
+    def heartbeat(self) -> None:
+        """Show the holder is alive, at most every HEARTBEATS_PER_STALE_AFTER-th of `stale_after`
+        (one round trip per batch was a large share of a re-ingest of unchanged documents).
+        The lock can only be taken over once a heartbeat is `stale_after` old, so the first
+        call after that still finds it lost, as one per batch would."""
+        if time.monotonic() - self.beaten_at < self.stale_after / HEARTBEATS_PER_STALE_AFTER:
+            return
+        if not self.kb.execute(statement("lock_heartbeat"), name=LOCK_NAME, owner=self.owner):
+            raise LockLost("the ingestion lock was taken over by another run; stopping")
+        self.beaten_at = time.monotonic()
+
+    def mark_unfinished_load(self, load: str | None) -> None:
+        """Mark the bulk load `load` (a run id) as writing, or (None) as finished: a holder that
+        stops before it unmarks leaves the mark to the one that takes the lock over."""
+        self.kb.execute(statement("lock_unfinished_load"), name=LOCK_NAME, owner=self.owner, load=load)
+
+    def _discard_unfinished_load(self, load: str) -> None:
+        """The stale holder was a bulk load that did not finish (paperkg.load.bulk): it began
+        on an empty graph, so what it wrote goes before this holder writes or reads."""
+        from paperkg.load.bulk import discard_unfinished_load
+
+        log.warning(f"a bulk load (run {load}) stopped before it finished: removing what it wrote")
+        discard_unfinished_load(self.kb, load)
+
+    def release(self) -> None:
+        self.kb.execute(statement("lock_release"), name=LOCK_NAME, owner=self.owner)
+
+    def _is_stale(self, held: dict) -> bool:
+        if held["expired"]:
+            return True
+        if held["host"] != self.holder["host"]:
+            return False
+        pid = held["pid"]
+        if not (pid and process_alive(pid)):
+            return True
+        return held["process_start"] is not None and process_start(pid) != held["process_start"]

@@ -1,1 +1,0 @@
-"""The query library's Cypher files: package data, read by paperkg.library."""
