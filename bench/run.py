@@ -77,6 +77,10 @@ from synth import generate, revised
 ROOT = Path(__file__).resolve().parent
 NEO4J_ENV = ("NEO4J_URI", "NEO4J_USERNAME", "NEO4J_PASSWORD", "NEO4J_DATABASE")
 QUERY_REPEATS = 10  # corpus-wide queries, after one warm-up run
+# search_claims and search_works over fixed searches of bench/synth.py's claims, from a word most
+# claims use to a rare one, plus a phrase, a prefix and a hyphenated word; each SEARCH_REPEATS times.
+SEARCH_WORDS = ("trained", "benchmarks", "superposition", "chess", '"sparse autoencoders"', "memori*", "low-rank")
+SEARCH_REPEATS = 10
 REINGEST_RUNS = 3
 SYNC_FRACTION = 0.01  # of the documents a timed sync finds changed (issue 20)
 FIRST_LOAD_RUNS = 3  # for corpora up to REPEATED_UP_TO papers
@@ -423,7 +427,10 @@ class Bench:
             pages = rng.sample(pages, min(self.args.sample, len(pages)))
             words = [max(re.findall(r"\w+", title), key=len) for title in rng.sample(titles, self.args.sample)]
             out: dict[str, Any] = {"load": loadavg(), "warm": warm, "per_paper": {}, "corpus_wide": {}}
+            out["search"] = self.search(kb)
             for query in library():
+                if any(p.type == "search" for p in query.params):
+                    continue  # timed by self.search
                 params = {p.name: p for p in query.params}
                 about_claims = "Claim" in query.text
                 sample = pages if about_claims else papers
@@ -459,6 +466,40 @@ class Bench:
             # The sync timed next measures the sync alone, as it always has. One of a graph with
             # stored answers also computes them again: about `precompute`'s time above.
             drop(kb)
+        return out
+
+    def search(self, kb: KnowledgeBase) -> dict[str, Any]:
+        """search_claims and search_works over SEARCH_WORDS (the claims each word finds, the
+        latency over all of them, search_claims also per word and filtered by status), then the
+        full-text indexes dropped and built again by the schema: the build's time, their size."""
+        from paperkg.search import search_text
+
+        (hits,) = bench_statements("search_hits")
+        out: dict[str, Any] = {
+            "words": {word: kb.cypher(hits, text=search_text(word))[0]["hits"] for word in SEARCH_WORDS}
+        }
+        log(f"search words, claims found: {out['words']}")
+        calls = [{"text": word} for word in SEARCH_WORDS] * SEARCH_REPEATS
+        out["search_claims"] = timed(kb, "search_claims", calls)
+        out["search_claims_unsupported"] = timed(kb, "search_claims", [{**c, "status": "unsupported"} for c in calls])
+        out["search_works"] = timed(kb, "search_works", calls)
+        out["per_word_p50_ms"] = {
+            word: timed(kb, "search_claims", [{"text": word}] * SEARCH_REPEATS)["p50_ms"] for word in SEARCH_WORDS
+        }
+        log(f"search: {out}")
+        for statement in bench_statements("drop_search_indexes"):
+            kb.execute(statement)
+        started = time.perf_counter()
+        apply_schema(kb)  # creates the indexes dropped, and waits until they are online
+        out["index_build_seconds"] = round(time.perf_counter() - started, 2)
+        store = self.instance.home / "data" / "databases" / "neo4j" / "schema" / "index" / "fulltext-1.0"
+        out["index_mb"] = {
+            row["name"]: round(
+                sum(f.stat().st_size for f in (store / str(row["id"])).rglob("*") if f.is_file()) / 1e6, 2
+            )
+            for row in kb.cypher(bench_statements("search_indexes")[0])
+        }
+        log(f"full-text indexes built in {out['index_build_seconds']} s: {out['index_mb']} MB")
         return out
 
     # -- Neo4j's paths -----------------------------------------------------------------------
@@ -1119,7 +1160,34 @@ def query_lines(r: dict[str, Any]) -> list[str]:
     for mode, label in modes:
         for name, t in q.get(mode, {}).items():
             query_rows.append((name, label, str(t["calls"]), str(t["p50_ms"]), str(t["p95_ms"]), str(t["max_ms"])))
-    return lines + _columns(query_rows)
+    if "search" in q:  # runs before issue 47 did not search
+        s = q["search"]
+        for name, label in (
+            ("search_claims", "searches"),
+            ("search_claims_unsupported", "searches, status"),
+            ("search_works", "searches"),
+        ):
+            t = s[name]
+            query_rows.append(
+                (
+                    name.split("_unsupported")[0],
+                    label,
+                    str(t["calls"]),
+                    str(t["p50_ms"]),
+                    str(t["p95_ms"]),
+                    str(t["max_ms"]),
+                )
+            )
+    lines += _columns(query_rows)
+    if "search" in q:
+        s = q["search"]
+        words = ", ".join(f"{word} {hits:,} ({s['per_word_p50_ms'][word]} ms)" for word, hits in s["words"].items())
+        lines += [
+            f"search words, claims found (search_claims p50): {words}",
+            f"full-text indexes built in {s['index_build_seconds']} s, "
+            + ", ".join(f"{name} {mb} MB" for name, mb in s["index_mb"].items()),
+        ]
+    return lines
 
 
 def _columns(rows: list[tuple[str, ...]]) -> list[str]:

@@ -25,3 +25,15 @@ CREATE INDEX paper_claims_checked IF NOT EXISTS FOR (p:Paper) ON (p.claims_check
 CREATE INDEX change_set_run IF NOT EXISTS FOR (cs:ChangeSet) ON (cs.run_id);
 CREATE INDEX change_set_committed IF NOT EXISTS FOR (cs:ChangeSet) ON (cs.committed_at);
 CREATE CONSTRAINT answer_query IF NOT EXISTS FOR (a:Answer) REQUIRE a.query IS UNIQUE;
+// Full-text (Lucene) indexes for search_claims and search_works. Neo4j keeps them on every
+// write, and builds them over a graph imported by neo4j-admin when the schema is applied after
+// it. The analyzer is the built-in `standard-folding`: words split at spaces and punctuation
+// (so "in-context" is "in context"), lower-cased, accents folded to ASCII ("Schölkopf" is
+// "scholkopf"); like `standard` it drops 33 English stop words (a, in, not, the, …). Neo4j
+// Community has no analyzer that folds accents and keeps stop words.
+CREATE FULLTEXT INDEX claim_text IF NOT EXISTS FOR (c:Claim) ON EACH [c.text, c.quotes] OPTIONS {indexConfig: {`fulltext.analyzer`: 'standard-folding'}};
+CREATE FULLTEXT INDEX check_note_text IF NOT EXISTS FOR ()-[k:CHECKED_AGAINST]-() ON EACH [k.rationale] OPTIONS {indexConfig: {`fulltext.analyzer`: 'standard-folding'}};
+CREATE FULLTEXT INDEX work_text IF NOT EXISTS FOR (p:Paper) ON EACH [p.title, p.reference_text] OPTIONS {indexConfig: {`fulltext.analyzer`: 'standard-folding'}};
+// A work's other titles: each distinct way its mentions give its title is an Evidence node's
+// normalised title, OF the work.
+CREATE FULLTEXT INDEX evidence_title_text IF NOT EXISTS FOR (e:Evidence) ON EACH [e.title_norm] OPTIONS {indexConfig: {`fulltext.analyzer`: 'standard-folding'}};

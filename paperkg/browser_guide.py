@@ -21,6 +21,7 @@ import html
 import io
 import json
 import re
+import shlex
 import shutil
 import subprocess
 import tempfile
@@ -98,6 +99,17 @@ QUESTIONS: list[tuple[str, str, list[str], str]] = [
         "",
     ),
     (
+        "Finding by words",
+        "Claims by the words of their text, their quotes or a checker's note, and works by the "
+        "words of their titles or of a reference to them: Lucene's syntax (words, "
+        '<code>"phrases"</code>, <code>AND</code>, <code>OR</code>, <code>NOT</code>, '
+        "<code>neuro*</code>), case, accents and hyphens ignored (the <code>standard-folding</code> "
+        "analyzer, which also leaves out English stop words such as <i>not</i> and <i>in</i>). "
+        'From a shell: <code>paperkg search "synthetic soil" --status unsupported</code>.',
+        ["search_claims", "search_works"],
+        "guide_search",
+    ),
+    (
         "Lineage",
         "What a paper builds on, what builds on it, and how two papers are connected: "
         "<code>(:Paper)-[:CITES]-&gt;(:Paper)</code> followed over several steps.",
@@ -149,6 +161,8 @@ QUESTIONS: list[tuple[str, str, list[str], str]] = [
     ),
 ]
 PICTURE_PAPER = "2402.06618"
+# A picture that draws something else than a paper's neighbourhood: what it is set to draw.
+PICTURE_PARAMS = {"guide_search": ("the search", ("text", "synthetic soil"))}
 # What runs beside Browser, from a shell or Python: a query's subgraph drawn, or written for other
 # tools. One slide each, after the questions (the commands are shown, not runnable in Browser).
 TOOL_SLIDES: list[tuple[str, str, list[tuple[str, str]]]] = [
@@ -241,7 +255,7 @@ def _query_slide(kind: str, query) -> str:
         + f"    <figure>{_runnable(query_block(query))}</figure>\n"
         f"    <p>Same from a shell: <code>paperkg query {html.escape(query.name)}"
         + "".join(
-            f" -p {html.escape(name)}={html.escape(str(value))}"
+            f" -p {html.escape(shlex.quote(f'{name}={value}'))}"
             for name, value in query.browser.items()
             if value is not None and not (query.alias and name in query.alias.fixed)
         )
@@ -278,10 +292,11 @@ def render_guide(library=None) -> str:
         listing = "".join(f"<li><code>{html.escape(q.name)}</code>: {html.escape(q.description)}</li>" for q in queries)
         body = f"    <ul>{listing}</ul>"
         if picture:
-            picture = statement(picture)
+            name, picture = picture, statement(picture)
+            what, value = PICTURE_PARAMS.get(name, ("the paper", ("paper", PICTURE_PAPER)))
             body += (
-                "\n    <p>As a picture (graph view): set the paper, then draw its neighbourhood.</p>\n"
-                f"    <figure>{_runnable(f':param paper => {cypher_literal(PICTURE_PAPER)};')}</figure>\n"
+                f"\n    <p>As a picture (graph view): set {what}, then draw its neighbourhood.</p>\n"
+                f"    <figure>{_runnable(f':param {value[0]} => {cypher_literal(value[1])};')}</figure>\n"
                 f"    <figure>{_runnable(picture + ';')}</figure>"
             )
         slides.append(_slide(kind, lead, body))

@@ -554,6 +554,23 @@ def cmd_query(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_search(args: argparse.Namespace) -> int:
+    """`paperkg search WORDS [--status …]`: `paperkg query search_claims` with its parameters as options."""
+    from paperkg.db import connect
+    from paperkg.library import library
+
+    given = {"status": args.status, "paper": args.paper, "since": args.since, "until": args.until, "limit": args.limit}
+    params = {"text": args.text} | {name: value for name, value in given.items() if value is not None}
+    library().get(SEARCH_QUERY).bind(params)  # bad parameters fail before connecting
+    with connect() as kb:
+        result = library().run(kb, SEARCH_QUERY, **params)
+    print(result.render(args.format))
+    return EXIT_OK
+
+
+SEARCH_QUERY = "search_claims"
+
+
 def cmd_show(args: argparse.Namespace) -> int:
     from paperkg.db import connect
     from paperkg.library import library
@@ -872,6 +889,26 @@ def build_parser() -> argparse.ArgumentParser:
         "--format", choices=["table", "json", "csv"], default="table", help="output format (default table)"
     )
     query.add_argument("--list", action="store_true", help="list the queries with their parameters")
+    search = command(
+        "search",
+        cmd_search,
+        "find claims by words in their text, quotes and check notes (`paperkg query search_claims`); "
+        'Lucene syntax: words, "phrases", AND, OR, NOT, prefix*; case, accents and hyphens do not matter',
+        'paperkg search "synthetic root*" --status unsupported',
+    )
+    search.add_argument("text", metavar="TEXT", help="the words to look for (quote them for the shell)")
+    search.add_argument(
+        "--status",
+        help="only claims with this status: supported, checked_unlisted, unsupported, unverifiable, "
+        "uncited or sources_missing",
+    )
+    search.add_argument("--paper", help="only this paper's claims (arXiv id, DOI or paper_id)")
+    search.add_argument("--since", type=int, metavar="YEAR", help="only claims of papers published in YEAR or later")
+    search.add_argument("--until", type=int, metavar="YEAR", help="only claims of papers published in YEAR or earlier")
+    search.add_argument("--limit", type=int, help="the most rows to return (default 50)")
+    search.add_argument(
+        "--format", choices=["table", "json", "csv"], default="table", help="output format (default table)"
+    )
     show = command(
         "show",
         cmd_show,

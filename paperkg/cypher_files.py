@@ -18,7 +18,8 @@ opens with a `//` header:
 
 `name` comes first; the description is the prose before the first declaration. Every
 `$parameter` the Cypher uses is declared with a `param` line, and every declared one is used.
-Types are string, integer, float, boolean and paper, plus list, map and datetime for the
+Types are string, integer, float, boolean, paper and search (a full-text search in Lucene's
+syntax, checked by paperkg.search), plus list, map and datetime for the
 pipeline's own statements (the library's queries take only what a person types); `lo..hi`
 bounds a number (either side may be left open), `{a|b}` lists the values a string may take,
 and `= literal` gives the default (no default: required; `= null`: optional). `column` lines
@@ -47,8 +48,9 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, cast
 
-from paperkg.errors import PaperkgError
+from paperkg.errors import EXIT_FAILED, PaperkgError
 from paperkg.package_data import data_folder
+from paperkg.search import SearchSyntaxError, search_text
 
 
 class CypherFileError(PaperkgError):
@@ -59,9 +61,22 @@ class QueryError(PaperkgError, ValueError):
     """A call the library refuses: an unknown query, or a missing, unknown or wrongly typed parameter."""
 
 
+class SearchError(QueryError):
+    """A search text Lucene cannot read, or one that can only find nothing (paperkg.search)."""
+
+    exit_code = EXIT_FAILED  # the call is right, the text is wrong: as for an unknown paper
+
+
 REQUIRED = inspect.Parameter.empty  # a parameter without a default must be given
 INTEGER_RANGE = (-(2**63), 2**63 - 1)  # Neo4j's integers are 64-bit
-PYTHON_TYPES: dict[str, type] = {"string": str, "integer": int, "float": float, "boolean": bool, "paper": str}
+PYTHON_TYPES: dict[str, type] = {
+    "string": str,
+    "integer": int,
+    "float": float,
+    "boolean": bool,
+    "paper": str,
+    "search": str,  # a full-text search in Lucene's syntax, checked by paperkg.search
+}
 STATEMENT_TYPES: dict[str, type] = {"list": list, "map": dict, "datetime": datetime}
 TYPES = PYTHON_TYPES | STATEMENT_TYPES
 
@@ -146,6 +161,11 @@ class Param:
         value = cast(Any, value)  # of the declared type, which isinstance cannot narrow to from a dict
         if self.type == "paper" and not value.strip():
             raise QueryError(f"{where} must name a paper (arXiv id, DOI or paper_id)")
+        if self.type == "search":
+            try:
+                search_text(value)
+            except SearchSyntaxError as exc:
+                raise SearchError(f"{where}: {exc}") from None
         if self.type == "string" and self.required and not value.strip():
             raise QueryError(f"{where} must not be empty")
         if self.type == "integer" and not INTEGER_RANGE[0] <= value <= INTEGER_RANGE[1]:

@@ -30,6 +30,7 @@ from importlib.resources.abc import Traversable
 from typing import Any
 
 from neo4j import RoutingControl
+from neo4j.exceptions import ClientError
 from neo4j.time import Date, DateTime, Time
 
 from paperkg.cypher_files import (
@@ -39,6 +40,7 @@ from paperkg.cypher_files import (
     CypherFileError,
     Param,
     QueryError,
+    SearchError,
     cut_text,
     cypher_literal,
     parse_cypher_file,
@@ -46,6 +48,7 @@ from paperkg.cypher_files import (
 )
 from paperkg.errors import EXIT_FAILED, MissingExtra
 from paperkg.package_data import data_folder
+from paperkg.search import EXAMPLE, lucene_problem, search_text
 
 
 class UnknownPaper(QueryError):
@@ -237,8 +240,8 @@ class Result(list):
         longest_word = [
             max([len(word) for row in cells for word in row[i].split()], default=0) for i in range(len(self.columns))
         ]
-        narrowest = [
-            len(column) if num else min(n, max(len(column), MIN_TEXT_WIDTH, min(word, MAX_WORD_WIDTH)))
+        narrowest = [  # a number is never wrapped
+            n if num else min(n, max(len(column), MIN_TEXT_WIDTH, min(word, MAX_WORD_WIDTH)))
             for column, num, n, word in zip(self.columns, numeric, natural, longest_word)
         ]
         widths = _fit(
@@ -419,6 +422,8 @@ class Library:
         for param in query.params:
             if param.type == "paper" and values[param.name] is not None:
                 values[param.name] = self.resolve_paper(kb, values[param.name])
+            if param.type == "search":
+                values[param.name] = search_text(values[param.name])
         if query.precomputed and values == query.bind({}) and (answer := stored_answer(kb, query, values)) is not None:
             return answer
         return self.execute(kb, query, values)
@@ -437,9 +442,19 @@ class Library:
 
     def execute(self, kb: Any, query: Query, values: Mapping[str, Any]) -> Result:
         """Run `query` itself with bound values (papers resolved), never a stored answer."""
-        records, _, keys = kb.driver.execute_query(
-            query.text, values, database_=kb.database, routing_=RoutingControl.READ
-        )
+        try:
+            records, _, keys = kb.driver.execute_query(
+                query.text, values, database_=kb.database, routing_=RoutingControl.READ
+            )
+        except ClientError as exc:
+            searched = [p.name for p in query.params if p.type == "search"]
+            if searched and (problem := lucene_problem(exc.message or "")):
+                # What paperkg.search let through and Lucene still refused (`root~2.5`).
+                raise SearchError(
+                    f"{query.name}: parameter '{searched[0]}': Lucene cannot read "
+                    f"{short_repr(values[searched[0]])}: {cut_text(problem)} ({EXAMPLE})"
+                ) from None
+            raise
         if query.alias:
             keys = list(query.alias.columns)
         return Result([_plain(record.data(*keys)) for record in records], keys)

@@ -154,7 +154,7 @@ def test_duplicate_names_are_rejected(tmp_path):
         (
             "limit: integer 1.. = 10 — the most",
             "limit: list — the most",
-            "q.cypher:4: unknown type 'list' (one of string, integer, float, boolean, paper)",
+            "q.cypher:4: unknown type 'list' (one of string, integer, float, boolean, paper, search)",
         ),
         ("// column n", "// returns: n\n// column n", "q.cypher:6: unrecognised header line: 'returns: n'"),
     ],

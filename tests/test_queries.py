@@ -548,7 +548,7 @@ def test_paper_claims_with_status_and_counts(graph):
 
 def test_claim_queries_read_the_stored_status_and_none_restates_the_rule():
     reading = sorted(query.name for query in LIBRARY if "c.status" in query.text and not query.alias)
-    assert reading == ["changes_since", "claim_support_summary", "claims", "paper_claims"]
+    assert reading == ["changes_since", "claim_support_summary", "claims", "paper_claims", "search_claims"]
     # at_risk_claims reads the counts cypher/claim_counts.cypher stores from the claims' status.
     counting = sorted(query.name for query in LIBRARY if "claims_unsupported" in query.text and not query.alias)
     assert counting == ["at_risk_claims"]
@@ -718,11 +718,14 @@ def test_find_papers_looks_titles_up_in_the_text_index(graph):
 
 
 def test_every_query_has_an_answer_worked_out_here():
-    # The analysis and change queries are worked out on graphs of their own (test_analysis.py,
-    # test_at_risk.py, test_changes.py).
+    # The analysis, change and search queries are worked out on graphs of their own
+    # (test_analysis.py, test_at_risk.py, test_changes.py, test_search.py).
     files = [
         Path(__file__),
-        *(Path(__file__).with_name(name) for name in ("test_analysis.py", "test_at_risk.py", "test_changes.py")),
+        *(
+            Path(__file__).with_name(name)
+            for name in ("test_analysis.py", "test_at_risk.py", "test_changes.py", "test_search.py")
+        ),
     ]
     tested = {name for file in files for name in re.findall(r'query\("(\w+)"', file.read_text(encoding="utf-8"))}
     assert set(LIBRARY.names) <= tested
