@@ -41,6 +41,7 @@ from neo4j import RoutingControl
 
 from paperkg.cypher_files import statement, statements
 from paperkg.errors import PaperkgError
+from paperkg.write_steps import write_step
 
 PROJECTION_BATCH = 5000  # papers per read of the projection
 WRITE_BATCH = 5000  # papers per write transaction
@@ -616,6 +617,7 @@ def _analyze(kb: Any, batch: int, key_routes: int, log: Callable[[str], None] | 
     for a, b in path.key_route_edges:
         next_on_route[a].append(projection.ids[b])
     for statement_text in statements("analysis_schema"):
+        write_step()
         kb.execute(statement_text.rstrip(";"))
     rows = [
         {
@@ -632,7 +634,9 @@ def _analyze(kb: Any, batch: int, key_routes: int, log: Callable[[str], None] | 
         for i in range(len(projection.ids))
     ]
     for start in range(0, len(rows), batch):
+        write_step()
         kb.execute(statement("analysis_write_papers"), rows=rows[start : start + batch], run_id=run_id)
+    write_step()
     kb.execute(statement("analysis_clear_clusters"))
     cluster_rows = []
     for result in found.values():
@@ -650,8 +654,10 @@ def _analyze(kb: Any, batch: int, key_routes: int, log: Callable[[str], None] | 
                 }
             )
     for start in range(0, len(cluster_rows), batch):
+        write_step()
         kb.execute(statement("analysis_write_clusters"), rows=cluster_rows[start : start + batch], run_id=run_id)
     lap("write")
+    write_step()
     kb.execute(
         statement("analysis_record_run"),
         run_id=run_id,

@@ -432,6 +432,13 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
     with connect() as kb:
         stats = kb.stats()
+        unfinished = kb.read("unfinished_loads")
+    for load in unfinished:  # on stderr: the counts below are what the graph holds now
+        print(
+            f"paperkg: a bulk load (run {load['load']}, pid {load['pid']} on {load['host']}) began and has not "
+            "finished: the next ingest, sync or precompute removes what it wrote once it has stopped",
+            file=sys.stderr,
+        )
     if args.json:
         print(json.dumps(stats, indent=2))
     else:

@@ -21,6 +21,7 @@ NEO4J_ENV = ("NEO4J_URI", "NEO4J_USERNAME", "NEO4J_PASSWORD", "NEO4J_DATABASE")
 SLOWEST_FIRST = (
     "test_reliability.py",
     "test_differential.py",
+    "test_crash.py",
     "test_admin_import.py",
     "test_reference_graphs.py",
     "test_first_hour.py",

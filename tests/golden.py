@@ -95,6 +95,8 @@ def _arguments(query, papers: list[tuple[str, str]]) -> list[dict[str, Any]]:
     """Each call of a query: the defaults alone where nothing is required, and one call per chosen
     paper naming it in the first `paper` parameter (a second required one names the last chosen
     paper) and its title's longest word in a required text."""
+    if any(param.type == "search" for param in query.params):
+        return []  # the search queries came after the reference was recorded: there is none to hold them to
     calls: list[dict[str, Any]] = [] if any(param.required for param in query.params) else [{}]
     if not any(param.type == "paper" or param.required for param in query.params):
         return calls

@@ -5,7 +5,9 @@ tests/test_reliability.py)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import socket
 import time
 from pathlib import Path
 
@@ -175,3 +177,18 @@ def test_a_bulk_load_marks_the_lock_before_its_export_and_an_interrupted_export_
     assert load is not None and exported  # a load killed here is undone by the next holder
     assert exports_left(neo4j_instance) == [] and lock_holder(kb) is None
     assert kb.cypher("MATCH (n) RETURN count(n) AS nodes") == [{"nodes": 0}]
+
+
+def test_stats_reports_an_unfinished_bulk_load_until_the_next_holder_removes_it(kb):
+    ingest_paths(kb, [EXAMPLES])
+    with IngestLock(kb) as lock:
+        lock.mark_unfinished_load("a-load-that-stopped")
+    marked = run("stats")
+    assert marked.returncode == 0 and "node          Paper" in marked.stdout
+    assert marked.stderr == (
+        f"paperkg: a bulk load (run a-load-that-stopped, pid {os.getpid()} on {socket.gethostname()}) began and "
+        "has not finished: the next ingest, sync or precompute removes what it wrote once it has stopped\n"
+    )
+    with IngestLock(kb, stale_after=0):  # taken over, as from a holder that died
+        pass
+    assert run("stats").stderr == ""

@@ -18,8 +18,7 @@ import pytest
 from paperkg.cli import main
 from paperkg.cypher_files import SearchError
 from paperkg.library import library
-from paperkg.run.bulk import bulk_ingest
-from paperkg.run.ingest import ingest_paths, sync_directory
+from paperkg.run.ingest import bulk_ingest, ingest_paths, sync_directory
 from paperkg.search import STOP_WORDS, search_text
 from paperkg.show import subgraph
 

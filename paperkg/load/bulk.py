@@ -42,6 +42,7 @@ from paperkg.load.import_run import IMPORT_ACTION, record_import
 from paperkg.load.loader import HEARTBEATS_PER_STALE_AFTER, Holder, Loader, LoadOptions
 from paperkg.load.schema import apply_schema
 from paperkg.server import Instance
+from paperkg.write_steps import write_step
 
 # The export's directory in the server's import directory: this, then the load's run id.
 DIRECTORY_PREFIX = "paperkg-bulk-"
@@ -88,6 +89,7 @@ class BulkLoader(Loader):
         try:
             with _heartbeats(holder):
                 try:
+                    write_step()  # the export, into the server's import directory
                     summary = export_files(
                         PathList(files),
                         directory,
@@ -130,6 +132,7 @@ def load_export(kb: KnowledgeBase, directory: Path, load: str) -> None:
     metadata = {TRANSACTION_METADATA: load}
     with kb.session() as session:
         for text in checked_script(statements("bulk_load"), directory, "cypher/bulk_load.cypher"):
+            write_step()
             session.run(Query(text, metadata=metadata), parameters).consume()
 
 

@@ -18,6 +18,7 @@ from neo4j import ManagedTransaction
 from paperkg.cypher_files import statement
 from paperkg.db import KnowledgeBase
 from paperkg.graph.changes import record_whole_changes
+from paperkg.write_steps import write_step
 
 IMPORT_ACTION = "import"
 
@@ -26,6 +27,7 @@ def record_import(kb: KnowledgeBase) -> dict[str, int]:
     """Record the run of the import that made this graph, if it is a fresh import (documents,
     no run history): each run recorded (none for a graph that has a history) with the things
     its change set counts."""
+    write_step()
     with kb.session() as session:
         return session.execute_write(_record)
 

@@ -32,6 +32,7 @@ from paperkg.graph.changes import ChangeLog
 from paperkg.limits import DOCS_PER_TRANSACTION
 from paperkg.load.loader import Loader, LoadOptions, Written
 from paperkg.load.transactions import BatchResult, retract_documents, write_batch
+from paperkg.write_steps import write_step
 
 # A batch also ends at this many bytes of documents: a claim-check page is many times a card,
 # and a batch of pages (parsed ahead) must not grow memory with the corpus
@@ -74,9 +75,11 @@ class TransactionLoader(Loader):
         self.written.unchanged_not_read = self.found.not_read
         changes = self.changes
         if changes is not None and changes.whole and changes.batches:
+            write_step()
             with self.kb.session() as session:
                 self.written.changes = session.execute_write(changes.finish_whole)
         if self.found.moved:
+            write_step()
             self.kb.execute(
                 statement("update_document_paths"),
                 rows=[{"doc_id": doc_id, "path": path} for doc_id, path in sorted(self.found.moved.items())],
@@ -92,6 +95,7 @@ class TransactionLoader(Loader):
     def retract(self, doc_ids: list[str]) -> None:
         """Withdraw documents that are no longer in the corpus, a batch of them per transaction."""
         for part in _retraction_batches(self.kb, doc_ids):
+            write_step()
             with self.kb.session() as session:
                 result: BatchResult = session.execute_write(retract_documents, part, self.changes)
             _take_changes(self.written, result)
@@ -354,6 +358,7 @@ def _transaction(kb: KnowledgeBase, batch: Batch, run_id: str, changes: ChangeLo
     try:
         # All of a statement's records in one reply (identity lookups return thousands): the
         # default of 1,000 per PULL costs a round trip each (docs/benchmarks.md#how-the-write-path-is-fast).
+        write_step()
         with kb.session(fetch_size=-1) as session:
             return session.execute_write(write_batch, batch, run_id, changes)
     except (ServiceUnavailable, SessionExpired, DatabaseUnavailable) as exc:

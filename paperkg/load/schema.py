@@ -7,12 +7,14 @@ from paperkg.cypher_files import statement, statements
 from paperkg.db import KnowledgeBase
 from paperkg.graph.batch import chunks
 from paperkg.load.transactions import store_claim_status, store_title_lower
+from paperkg.write_steps import write_step
 
 INDEX_WAIT_SECONDS = 300
 NODES_PER_TRANSACTION = 20_000
 
 
 def apply_schema(kb: KnowledgeBase) -> None:
+    write_step()
     for text in statements("schema"):
         kb.execute(text.rstrip(";"))
     kb.execute(statement("await_indexes"), seconds=INDEX_WAIT_SECONDS)

@@ -22,6 +22,7 @@ from paperkg.cypher_files import QueryError, statement
 from paperkg.library import Library, Query, fingerprint, library
 from paperkg.load.schema import apply_schema
 from paperkg.run.lock import IngestLock
+from paperkg.write_steps import write_step
 
 
 class AnswerError(QueryError):
@@ -111,6 +112,7 @@ def _store(kb: Any, lib: Library, query: Query) -> Computed:
         rows = json.dumps(list(result), ensure_ascii=False, default=_refuse)
     except TypeError as exc:
         raise AnswerError(f"{query.name}: {exc}") from None
+    write_step()
     kb.execute(
         statement("store_answer"),
         query=query.name,

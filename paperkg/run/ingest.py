@@ -82,12 +82,15 @@ def ingest_paths(kb: KnowledgeBase, paths: Iterable[str | os.PathLike], options:
     given = [Path(path) for path in paths]
     discovery = discover(given, follow_links=options.follow_links)
     apply_schema(kb)
-    if kb.read("graph_outdated")[0]["outdated"]:
-        raise GraphOutdated(
-            "the graph was written by an earlier paperkg, which kept no Evidence of paper "
-            "identity: run `paperkg reset --yes`, then ingest the documents again"
-        )
     with IngestLock(kb, wait=options.lock_wait) as lock, FileHashes(cache_path(), options.checksum) as hashes:
+        # Asked once the lock is held: taking it over from a load that died removes what that
+        # load wrote, which is not a graph of another release.
+        if kb.read("graph_outdated")[0]["outdated"]:
+            raise GraphOutdated(
+                "the graph was written by an earlier paperkg, which kept no Evidence of paper identity, "
+                "and this one cannot add to it: `paperkg reset --yes` deletes every node (the papers, "
+                "claims, runs and change sets), then ingest the documents again"
+            )
         report = RunReport(run_id=str(uuid.uuid4()), started_at=now(), documents=DocumentResults(discovery.rejected))
         loader: Loader
         if options.bulk:

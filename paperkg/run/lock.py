@@ -20,6 +20,7 @@ from paperkg.db import ConnectionFailed, KnowledgeBase, log
 from paperkg.errors import EXIT_LOCKED, PaperkgError
 from paperkg.load.loader import HEARTBEATS_PER_STALE_AFTER
 from paperkg.server import process_alive, process_start
+from paperkg.write_steps import write_step
 
 LOCK_NAME = "ingest"
 STALE_AFTER_SECONDS = 600
@@ -114,6 +115,7 @@ class IngestLock:
         discard_unfinished_load(self.kb, load)
 
     def release(self) -> None:
+        write_step()
         self.kb.execute(statement("lock_release"), name=LOCK_NAME, owner=self.owner)
 
     def _is_stale(self, held: dict) -> bool:

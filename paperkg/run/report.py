@@ -10,6 +10,7 @@ from typing import IO, Any
 from paperkg.corpus.results import STATUSES, DocumentResults, write_json
 from paperkg.cypher_files import statement
 from paperkg.db import KnowledgeBase
+from paperkg.write_steps import write_step
 
 
 @dataclass
@@ -76,6 +77,7 @@ class RunReport:
         """End the run now and record it as its IngestRun: its times, totals and status, and
         `properties`."""
         self.ended_at = now()
+        write_step()
         kb.execute(
             statement("record_run"),
             run_id=self.run_id,
