@@ -189,4 +189,8 @@ def test_a_graph_without_evidence_is_refused_with_what_to_do(kb, corpus, capsys)
 
     kb.execute("CREATE (:Paper {paper_id: 'arxiv:1234.56789', arxiv_id: '1234.56789'})")
     assert main(["ingest", str(corpus)]) == 2
-    assert "run `paperkg reset --yes`, then ingest the documents again" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "written by an earlier paperkg" in err
+    # What a reset deletes is said before the reset is suggested.
+    assert "`paperkg reset --yes` deletes every node (the papers, claims, runs and change sets)" in err
+    assert kb.cypher("MATCH (n) RETURN count(n) AS nodes") == [{"nodes": 1}]  # nothing written, the lock let go

@@ -19,8 +19,6 @@ from paperkg.run.ingest import RunOptions, ingest_paths
 from graph_dump import dump
 from synth import generate
 
-EXAMPLE_CARD = Path(__file__).resolve().parents[1] / "examples" / "corpus" / "card_2107.11820.txt"
-
 PAGE = "2501.16496"
 SEVEN_WORKS = {  # the seeds' shared works (docs/model.md#identity): each is one node that these documents point to
     "2005.00719": {"000", "001", "004"},
@@ -437,16 +435,3 @@ def test_title_lower_follows_the_folded_title(kb, seeds):
     assert one(kb, titles)["lowered"] == first["titled"]
     assert [row["title"] for row in kb.query("find_papers", text="renamed card")] == ["A Renamed CARD"]
     assert one(kb, "MATCH (p:Paper) WHERE p.title IS NULL AND p.title_lower IS NOT NULL RETURN count(p) AS n")["n"] == 0
-
-
-def test_a_graph_of_a_release_without_evidence_is_refused_in_one_line_that_says_what_a_reset_loses(
-    kb, tmp_path, capsys
-):
-    # Papers and no Evidence: what paperkg wrote before it kept the evidence of paper identity.
-    kb.execute("CREATE (:Paper {paper_id: 'arxiv:1501.00001', title: 'Written by an old release'})")
-    (tmp_path / "card.txt").write_text((EXAMPLE_CARD).read_text(encoding="utf-8"), encoding="utf-8")
-    assert main(["ingest", str(tmp_path)]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1
-    assert "written by an earlier paperkg" in err and "deletes every node (the papers, claims, runs" in err
-    assert kb.cypher("MATCH (n) RETURN count(n) AS nodes") == [{"nodes": 1}]  # nothing written, lock let go
