@@ -87,3 +87,32 @@ def test_parse_rejects_each_malformed_document_in_one_line_and_goes_on(tmp_path,
 def test_parse_schema_is_json_schema():
     schema = json.loads(run("parse", "--schema").stdout)
     assert set(schema["discriminator"]["mapping"]) == {"card", "page"}
+
+
+def test_the_scripts_in_ingest_are_the_commands_of_their_names(kb, tmp_path):
+    root = Path(__file__).resolve().parents[1]
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for name in ("card_2107.11820.txt", "card_2103.07781.txt"):
+        (corpus / name).write_bytes((root / "examples" / "corpus" / name).read_bytes())
+
+    def script(name: str, *args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, str(root / "ingest" / name), *args], capture_output=True, text=True)
+
+    loaded = script("load.py", str(corpus))
+    assert (loaded.returncode, loaded.stdout.splitlines()[0]) == (
+        0,
+        "2 documents: 2 new, 0 changed, 0 unchanged, 0 rejected",
+    )
+    (corpus / "card_2103.07781.txt").unlink()
+    synced = script("sync.py", str(corpus), "--json")
+    assert synced.returncode == 0
+    assert json.loads(synced.stdout)["totals"] == {
+        "seen": 1,
+        "new": 0,
+        "changed": 0,
+        "unchanged": 1,
+        "rejected": 0,
+        "retracted": 1,
+    }
+    assert script("sync.py", "--help").stdout.startswith("usage: paperkg sync ")
