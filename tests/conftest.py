@@ -22,6 +22,7 @@ SLOWEST_FIRST = (
     "test_reliability.py",
     "test_differential.py",
     "test_crash.py",
+    "test_search_import.py",
     "test_admin_import.py",
     "test_reference_graphs.py",
     "test_first_hour.py",

@@ -112,14 +112,14 @@ def analysis(kb) -> dict:
     }
 
 
-def test_an_analysis_killed_at_any_write_step_is_made_whole_by_the_next(kb):
-    ingest_paths(kb, [EXAMPLES])
+def test_an_analysis_killed_at_any_write_step_is_made_whole_by_the_next(kb, corpus):
+    ingest_paths(kb, [corpus])
     assert run("analyze").returncode == 0
     clean = analysis(kb)
 
     def ingested() -> None:
         kb.reset()
-        ingest_paths(kb, [EXAMPLES])
+        ingest_paths(kb, [corpus])
 
     steps = walk(kb, ingested, ("analyze",), ("analyze",), clean, state=analysis)
     assert steps >= 4  # the schema, the papers, the clusters, the run
@@ -130,8 +130,8 @@ def stored_answers(kb) -> list[tuple]:
     return [(row["query"], row["current"], row["rows"]) for row in answers(kb)]
 
 
-def test_a_precompute_killed_at_any_write_step_is_completed_by_the_next(kb):
-    ingest_paths(kb, [EXAMPLES])
+def test_a_precompute_killed_at_any_write_step_is_completed_by_the_next(kb, corpus):
+    ingest_paths(kb, [corpus])
     assert run("precompute").returncode == 0
     clean = stored_answers(kb)
 
