@@ -29,7 +29,7 @@ class CommandError(PaperkgError):
 
     def __init__(self, message: str, exit_code: int = EXIT_USAGE):
         super().__init__(message)
-        self.exit_code = exit_code  # type: ignore[misc]  # this one error's code, not the class's
+        self.exit_code = exit_code
 
 
 # -- db ------------------------------------------------------------------------------------

@@ -8,8 +8,6 @@ server is not running (`db status`), 75 another run holds the ingestion lock (re
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
@@ -20,7 +18,7 @@ EXIT_LOCKED = 75  # EX_TEMPFAIL: try again later
 class PaperkgError(Exception):
     """A failure the user can act on, reported as its one-line message with `exit_code`."""
 
-    exit_code: ClassVar[int] = EXIT_USAGE
+    exit_code: int = EXIT_USAGE  # each class's; an error of a command may carry its own (CommandError)
 
 
 class MissingExtra(PaperkgError, ImportError):

@@ -26,6 +26,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,7 @@ DIRECTORY_PREFIX = "paperkg-bulk-"
 # The load's statements carry its run id under this key of their transaction metadata.
 TRANSACTION_METADATA = "paperkg_bulk_load"
 TERMINATION_WAIT_SECONDS = 60
+RESULTS_PER_PART = 1000  # documents' results the load yields at a time
 
 
 class BulkLoadError(PaperkgError):
@@ -117,8 +119,12 @@ class BulkLoader(Loader):
         finally:
             shutil.rmtree(directory, ignore_errors=True)
         self.written.changes = recorded.get(run_id)
-        yield list(results)
-        results.close()
+        try:
+            read_back = iter(results)  # from the spool, a part at a time
+            while part := list(islice(read_back, RESULTS_PER_PART)):
+                yield part
+        finally:
+            results.close()
 
     def run_properties(self) -> dict[str, Any]:
         return {"action": IMPORT_ACTION}
