@@ -10,11 +10,15 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from paperkg.errors import EXIT_FAILED, EXIT_OK, EXIT_STOPPED, EXIT_USAGE, PaperkgError
 from paperkg.limits import DOCS_PER_TRANSACTION, MAX_DOCUMENT_BYTES
 
 from . import __version__
+
+if TYPE_CHECKING:
+    from paperkg.load.admin_import import ExportSummary
 
 # The driver, the parser and the library are imported by the commands that use them, so that
 # `paperkg --help` and usage errors answer at once.
@@ -131,7 +135,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
 
 
 def _run_ingestion(args: argparse.Namespace, run: Callable, target) -> int:
-    from paperkg.db import connect
+    from paperkg.run.connection import connect
     from paperkg.run.ingest import RunOptions
 
     _require_paths([target] if isinstance(target, str) else target)
@@ -221,8 +225,8 @@ def _summary(report) -> str:
 
 
 def cmd_precompute(args: argparse.Namespace) -> int:
-    from paperkg.db import connect
     from paperkg.run.answers import answers, drop, precompute
+    from paperkg.run.connection import connect
 
     with connect() as kb:
         if args.drop:
@@ -248,7 +252,7 @@ def cmd_precompute(args: argparse.Namespace) -> int:
 
 def cmd_explain(args: argparse.Namespace) -> int:
     """The `identity` query, told as a story: the work's identifiers, then its mentions by rule."""
-    from paperkg.db import connect
+    from paperkg.run.connection import connect
 
     with connect() as kb:
         rows = kb.query("identity", paper=args.paper)
@@ -282,38 +286,50 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise CommandError(
             "export needs --admin-import DIR and PATH... (or --rdf FILE, --graphml FILE, --vosviewer FILE)"
         )
-    from paperkg.corpus.discovery import discover
-    from paperkg.load.admin_import import AdminImportLoader, export_admin_import
-    from paperkg.load.loader import LoadOptions
-    from paperkg.server import Instance
-
     if args.load:
-        discovery = discover(args.paths)
-        loader = AdminImportLoader(
-            Instance(), Path(args.admin_import), LoadOptions(max_bytes=args.max_bytes, processes=args.processes)
-        )
+        return cmd_export_load(args)
+    from paperkg.load.admin_import import export_admin_import
+
+    summary = export_admin_import(args.paths, args.admin_import, max_bytes=args.max_bytes, processes=args.processes)
+    _print_export(summary)
+    print(
+        f"to import: --load (the managed server), or for another Neo4j, stopped: "
+        f"neo4j-admin @{summary.arguments_file}, then start it and run `paperkg schema`"
+    )
+    return EXIT_FAILED if summary.rejected else EXIT_OK
+
+
+def cmd_export_load(args: argparse.Namespace) -> int:
+    """`export --admin-import DIR PATH... --load`: the export imported into the managed server,
+    holding the ingestion lock of the graph it replaces and then of the imported one."""
+    from paperkg.corpus.discovery import discover
+    from paperkg.load.admin_import import AdminImportLoader
+    from paperkg.load.loader import LoadOptions
+    from paperkg.run.connection import connect
+    from paperkg.run.lock import IngestLock
+
+    discovery = discover(args.paths)
+    with connect() as kb, IngestLock(kb) as lock:
+        options = LoadOptions(max_bytes=args.max_bytes, processes=args.processes)
+        loader = AdminImportLoader(kb, lock, Path(args.admin_import), options)
         parts = loader.load(discovery.files, str(uuid.uuid4()))
         next(parts)  # the export is written: what it rejected and wrote is known before the import
         summary = loader.summary
         summary.rejected[:0] = discovery.rejected
-    else:
-        summary = export_admin_import(args.paths, args.admin_import, max_bytes=args.max_bytes, processes=args.processes)
+        _print_export(summary)
+        for _ in parts:  # the import
+            pass
+    print(
+        f"imported into the managed server in {loader.instance.home}; for a large graph, "
+        "`paperkg precompute` stores the slow answers and `paperkg warm` fills the page cache"
+    )
+    return EXIT_FAILED if summary.rejected else EXIT_OK
+
+
+def _print_export(summary: ExportSummary) -> None:
     for rejected in summary.rejected:
         print(f"paperkg: rejected: {rejected.error}", file=sys.stderr)
     print(summary.describe())
-    if args.load:
-        for _ in parts:  # the import
-            pass
-        print(
-            f"imported into the managed server in {Instance().home}; for a large graph, "
-            "`paperkg precompute` stores the slow answers and `paperkg warm` fills the page cache"
-        )
-    else:
-        print(
-            f"to import: --load (the managed server), or for another Neo4j, stopped: "
-            f"neo4j-admin @{summary.arguments_file}, then start it and run `paperkg schema`"
-        )
-    return EXIT_FAILED if summary.rejected else EXIT_OK
 
 
 def cmd_export_subgraph(args: argparse.Namespace) -> int:
@@ -335,8 +351,8 @@ def cmd_export_subgraph(args: argparse.Namespace) -> int:
     lib = library()
     try:
         params = lib.get(args.query).parse_cli(args.param)  # bad parameters fail before connecting
-        from paperkg.db import connect
         from paperkg.export import write_graphml, write_vosviewer
+        from paperkg.run.connection import connect
 
         with connect() as kb:
             for fmt, target in targets:
@@ -356,7 +372,7 @@ def cmd_export_rdf(args: argparse.Namespace) -> int:
         )
     if not Path(args.rdf).resolve().parent.is_dir():
         raise CommandError(f"cannot write {args.rdf}: its directory does not exist")
-    from paperkg.db import connect
+    from paperkg.run.connection import connect
 
     try:
         from paperkg.rdf import export_turtle
@@ -380,8 +396,9 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
 
 def _analyze(quiet: bool, to_stderr: bool, key_routes: int | None = None):
+    from paperkg.run.connection import connect
+
     from .analysis import KEY_ROUTES, analyze
-    from .db import connect
 
     with connect() as kb:
         report = analyze(kb, key_routes=key_routes or KEY_ROUTES)
@@ -391,8 +408,9 @@ def _analyze(quiet: bool, to_stderr: bool, key_routes: int | None = None):
 
 
 def cmd_main_path(args: argparse.Namespace) -> int:
+    from paperkg.run.connection import connect
+
     from .analysis import main_path, main_path_rows, project
-    from .db import connect
     from .library import Result, library
 
     with connect() as kb:
@@ -414,9 +432,9 @@ def cmd_main_path(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from paperkg.db import connect
     from paperkg.load.import_run import record_import
     from paperkg.load.schema import apply_schema
+    from paperkg.run.connection import connect
 
     with connect() as kb:
         apply_schema(kb)
@@ -428,15 +446,18 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    from paperkg.db import connect
+    from paperkg.run.connection import connect
 
     with connect() as kb:
         stats = kb.stats()
         unfinished = kb.read("unfinished_loads")
-    for load in unfinished:  # on stderr: the counts below are what the graph holds now
+    # On stderr: the counts below are what the graph holds now. A load whose holder is gone was
+    # finished or undone as the command connected; these are running.
+    for load in unfinished:
+        what = "an offline import" if load["kind"] == "import" else "a bulk load"
         print(
-            f"paperkg: a bulk load (run {load['load']}, pid {load['pid']} on {load['host']}) began and has not "
-            "finished: the next ingest, sync or precompute removes what it wrote once it has stopped",
+            f"paperkg: {what} (run {load['load']}, pid {load['pid']} on {load['host']}) is running and has not "
+            "finished",
             file=sys.stderr,
         )
     if args.json:
@@ -449,7 +470,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def cmd_warm(args: argparse.Namespace) -> int:
-    from paperkg.db import connect
+    from paperkg.run.connection import connect
 
     with connect() as kb:
         parts = kb.warm()
@@ -467,7 +488,7 @@ def cmd_warm(args: argparse.Namespace) -> int:
 def cmd_reset(args: argparse.Namespace) -> int:
     if not args.yes:
         raise CommandError("reset deletes every node and relationship; pass --yes to confirm")
-    from paperkg.db import connect
+    from paperkg.run.connection import connect
 
     with connect() as kb:
         kb.reset()
@@ -479,7 +500,8 @@ def cmd_reset(args: argparse.Namespace) -> int:
 
 
 def cmd_runs(args: argparse.Namespace) -> int:
-    from .db import connect
+    from paperkg.run.connection import connect
+
     from .history import runs
 
     with connect() as kb:
@@ -505,7 +527,8 @@ def cmd_runs(args: argparse.Namespace) -> int:
 
 
 def cmd_changes(args: argparse.Namespace) -> int:
-    from .db import connect
+    from paperkg.run.connection import connect
+
     from .history import changes, describe, find_run
 
     with connect() as kb:
@@ -524,7 +547,8 @@ def cmd_changes(args: argparse.Namespace) -> int:
 
 
 def cmd_digest(args: argparse.Namespace) -> int:
-    from .db import connect
+    from paperkg.run.connection import connect
+
     from .history import digest
 
     with connect() as kb:
@@ -542,8 +566,8 @@ def cmd_digest(args: argparse.Namespace) -> int:
 
 
 def cmd_query(args: argparse.Namespace) -> int:
-    from paperkg.db import connect
     from paperkg.library import library
+    from paperkg.run.connection import connect
 
     lib = library()
     if args.list:
@@ -563,8 +587,8 @@ def cmd_query(args: argparse.Namespace) -> int:
 
 def cmd_search(args: argparse.Namespace) -> int:
     """`paperkg search WORDS [--status …]`: `paperkg query search_claims` with its parameters as options."""
-    from paperkg.db import connect
     from paperkg.library import library
+    from paperkg.run.connection import connect
 
     given = {"status": args.status, "paper": args.paper, "since": args.since, "until": args.until, "limit": args.limit}
     params = {"text": args.text} | {name: value for name, value in given.items() if value is not None}
@@ -579,8 +603,8 @@ SEARCH_QUERY = "search_claims"
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from paperkg.db import connect
     from paperkg.library import library
+    from paperkg.run.connection import connect
     from paperkg.show import picture
 
     lib = library()

@@ -104,7 +104,19 @@ def open_driver(settings: Settings, start: bool = True) -> Driver:
     """A verified driver. Starts the managed server first when it is used and not running."""
     if settings.managed is not None:
         instance = settings.managed
-        if not instance.is_running():
+        if instance.is_running() and instance.staged_orphan():
+            # An offline import stopped after its new store was complete: serve it, as its
+            # own restart would have.
+            note(
+                f"an offline import into {instance.home} stopped before its graph was served: restarting Neo4j to serve it"
+            )
+            ports = instance.ports()
+            instance.stop()
+            try:
+                instance.start(bolt_port=ports.bolt, http_port=ports.http)
+            except ServerError as exc:
+                raise ConnectionFailed(str(exc)) from None
+        elif not instance.is_running():
             if not start:
                 raise ConnectionFailed(f"the managed Neo4j in {instance.home} is not running: run `paperkg db start`")
             note(
@@ -181,6 +193,15 @@ class KnowledgeBase:
 
     def close(self) -> None:
         self.driver.close()
+
+    def reconnect(self) -> None:
+        """A new driver, for a database whose store was replaced (an offline import swapped in):
+        the old driver's bookmarks name transactions of the store that is gone, which the new
+        one never reaches."""
+        if self.settings is None:
+            raise ConnectionFailed("this knowledge base was opened on a driver of its own: connect again")
+        self.driver.close()
+        self.driver = open_driver(self.settings)
 
     def session(self, **config: Any) -> Session:
         """A session on this knowledge base's database, for managed write transactions

@@ -32,6 +32,7 @@ from pathlib import Path
 from paperkg.dirs import keep, user_cache_dir
 from paperkg.errors import PaperkgError
 from paperkg.progress import waiting
+from paperkg.write_steps import write_step
 
 from . import browser_guide
 
@@ -66,6 +67,11 @@ INITIAL_PASSWORD = "neo4j"
 HOME_MODE = 0o700
 SERVER_UMASK = 0o077
 HOME_SUBDIRECTORIES = ("conf", "data", "logs", "run", "import", "plugins")
+# The database paperkg serves, and the one an offline import builds beside it (never served):
+# the next start swaps a complete staged store in (Instance.stage_complete), so the served graph
+# is the old one or the whole new one, never a half-imported store.
+DATABASE = "neo4j"
+STAGING_DATABASE = "paperkg-staging"
 
 
 class ServerError(PaperkgError):
@@ -109,6 +115,16 @@ class Instance:
     @property
     def console_log(self) -> Path:
         return self.home / "logs" / "console.log"
+
+    @property
+    def staged_file(self) -> Path:
+        """Present from when a staged store is complete until it is served."""
+        return self.home / "data" / "staged-import.json"
+
+    def store(self, database: str) -> list[Path]:
+        """A database's store and transaction log directories."""
+        data = self.home / "data"
+        return [data / "databases" / database, data / "transactions" / database]
 
     def ports(self) -> Ports:
         """The ports recorded at the last start (defaults for a new home)."""
@@ -156,6 +172,42 @@ class Instance:
     def is_running(self) -> bool:
         return self.pid() is not None
 
+    # -- an offline import's staged store --------------------------------------------------
+
+    def stage_complete(self, writer: int) -> None:
+        """Record that the staging database is a complete store, written by process `writer`:
+        from here on, a start serves it instead of the current graph."""
+        record = {"staging": STAGING_DATABASE, "pid": writer, "process_start": process_start(writer)}
+        partial = self.staged_file.with_suffix(".partial")
+        partial.write_text(json.dumps(record) + "\n")
+        partial.replace(self.staged_file)  # atomic: the record is whole or absent
+
+    def staged_orphan(self) -> bool:
+        """Whether a complete staged store waits to be served and the process that staged it is
+        gone, so that nobody else is about to restart the server to serve it."""
+        try:
+            record = json.loads(self.staged_file.read_text())
+        except FileNotFoundError:
+            return False
+        pid = record["pid"]
+        return not process_alive(pid) or process_start(pid) != record["process_start"]
+
+    def _serve_staged(self) -> None:
+        """With the server stopped: a complete staged store replaces the served one, each step
+        safe to repeat, so a start after a crash at any of them completes the swap. A staging
+        store no complete import recorded is a leftover of one that stopped, and goes."""
+        if not self.staged_file.exists():
+            for directory in self.store(STAGING_DATABASE):
+                shutil.rmtree(directory, ignore_errors=True)
+            return
+        for staged, served in zip(self.store(STAGING_DATABASE), self.store(DATABASE), strict=True):
+            if staged.exists():
+                write_step()
+                shutil.rmtree(served, ignore_errors=True)
+                staged.rename(served)
+        write_step()
+        self.staged_file.unlink()
+
     # -- start / stop ----------------------------------------------------------------------
 
     def start(
@@ -186,6 +238,7 @@ class Instance:
                     f"choose another with `paperkg db start {option} N`"
                 )
         self._prepare_home(ports, pagecache)
+        self._serve_staged()
         # plugins/* as in Neo4j's own launcher: unmanaged extensions load from the classpath.
         classpath = self.classpath() + os.pathsep + str(self.home / "plugins" / "*")
         command = [

@@ -17,7 +17,7 @@ VOLATILE = {"run_id", "ingested_at", "started_at", "ended_at", "path", *ANALYSIS
 
 DUMP_NODES = """
 MATCH (n)
-WHERE NOT n:IngestRun AND NOT n:IngestLock AND NOT n:AnalysisRun AND NOT n:Cluster AND NOT n:ChangeSet AND NOT n:Answer
+WHERE NOT n:IngestRun AND NOT n:IngestLock AND NOT n:GraphFormat AND NOT n:AnalysisRun AND NOT n:Cluster AND NOT n:ChangeSet AND NOT n:Answer
 RETURN elementId(n) AS id, labels(n) AS labels, properties(n) AS props
 """
 DUMP_RELATIONSHIPS = """

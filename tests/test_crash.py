@@ -34,13 +34,17 @@ EDITED = "page_2310.05512.txt"  # what the sync adds, after one document goes
 BATCH = "2"
 
 
-@pytest.fixture
-def corpus(tmp_path) -> Path:
+def small_corpus(tmp_path: Path) -> Path:
     folder = tmp_path / "corpus"
     folder.mkdir()
     for name in DOCUMENTS:
         shutil.copy(EXAMPLES / name, folder / name)
     return folder
+
+
+@pytest.fixture
+def corpus(tmp_path) -> Path:
+    return small_corpus(tmp_path)
 
 
 def killed_at(step: int, *args: str) -> bool:

@@ -182,15 +182,3 @@ def test_explain_prints_identifiers_then_mentions_by_rule(kb, seeds_dir, capsys)
     assert out[0] == "arxiv:1909.03368: arXiv 1909.03368; DOIs none"
     assert out[1] == "  joined by arXiv id (3 mentions)"
     assert sorted(Path(line.split()[0]).name[:3] for line in out[2:5]) == ["000", "002", "004"]
-
-
-def test_a_graph_without_evidence_is_refused_with_what_to_do(kb, corpus, capsys):
-    from paperkg.cli import main
-
-    kb.execute("CREATE (:Paper {paper_id: 'arxiv:1234.56789', arxiv_id: '1234.56789'})")
-    assert main(["ingest", str(corpus)]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "written by an earlier paperkg" in err
-    # What a reset deletes is said before the reset is suggested.
-    assert "`paperkg reset --yes` deletes every node (the papers, claims, runs and change sets)" in err
-    assert kb.cypher("MATCH (n) RETURN count(n) AS nodes") == [{"nodes": 1}]  # nothing written, the lock let go

@@ -121,8 +121,9 @@ ALWAYS_LISTS: dict[str, tuple[str, ...]] = {
 IDENTITY_PROPERTIES = ("paper_id", "arxiv_id", "doi", "dois", "fallback", "title_lower")
 # What a MENTIONS relationship says about the mention itself rather than about the work.
 UNIT_PROPERTIES = ("precedence", "key", "lines", "subject", "cited", "citing", "sources")
-# Bookkeeping of runs (their change sets too), outside the graph of documents (not in dumps).
-RUN_LABELS = ("IngestRun", "IngestLock", "ChangeSet")
+# Bookkeeping of runs (their change sets too) and the graph's format stamp
+# (paperkg/load/graph_format.py), outside the graph of documents (not in dumps).
+RUN_LABELS = ("IngestRun", "IngestLock", "ChangeSet", "GraphFormat")
 # `paperkg analyze` (paperkg/analysis.py): what it writes on papers, and its own nodes. A
 # function of the graph, written only on analyze, so the dumps of documents leave it out.
 ANALYSIS_PROPERTIES = (

@@ -62,22 +62,37 @@ from paperkg.corpus.files import FileHashes, cache_path
 from paperkg.corpus.reading import read_document
 from paperkg.corpus.results import DocumentResult
 from paperkg.cypher_files import statements
-from paperkg.db import KnowledgeBase, connect
+from paperkg.db import KnowledgeBase
 from paperkg.errors import PaperkgError
 from paperkg.graph.batch import batch_rows, document_row, fold
 from paperkg.graph.contract import NODES, RELATIONSHIPS
 from paperkg.graph.identity import Evidence, works_of
 from paperkg.graph.rows import Assertions
 from paperkg.limits import MAX_DOCUMENT_BYTES
+from paperkg.load.graph_format import check_graph_format
 from paperkg.load.import_run import record_import
-from paperkg.load.loader import Loader, LoadOptions
+from paperkg.load.loader import LOCK_NAME, Holder, Loader, LoadOptions
 from paperkg.load.schema import apply_schema
-from paperkg.server import HOME_MODE, Instance, require_java
+from paperkg.server import DATABASE, HOME_MODE, STAGING_DATABASE, Instance, require_java
+from paperkg.write_steps import write_step
 
 # Between the elements of a list property. Never in the text of a document (the parsers keep
 # no control characters but tab and newline), so no element needs escaping.
 ARRAY_DELIMITER = "\x1f"
-DATABASE = "neo4j"
+IMPORT = "import"  # an offline import's kind, as the ingestion lock marks it unfinished
+# The imported graph's ingestion lock (cypher/lock_*.cypher), its one node marking the import
+# unfinished until its steps on the server are taken: whoever finds it finishes them.
+LOCK_FILE = "ingestlock.csv"
+LOCK_COLUMNS = {
+    "owner": "string",
+    "host": "string",
+    "pid": "long",
+    "process_start": "string",
+    "acquired_at": "datetime",
+    "heartbeat": "datetime",
+    "unfinished_load": "string",
+    "load_kind": "string",
+}
 # Pass 2's spill (see _Spill): partitions on disk, and records held per partition before a write.
 PARTITIONS = 64
 SPILL_RECORDS = 500
@@ -138,7 +153,13 @@ def export_admin_import(
     `directory`: `export_files` of the files discovery finds there."""
     discovery = discover(paths)
     return export_files(
-        discovery.files, directory, max_bytes=max_bytes, processes=processes, run_id=run_id, rejected=discovery.rejected
+        discovery.files,
+        directory,
+        max_bytes=max_bytes,
+        processes=processes,
+        run_id=run_id,
+        rejected=discovery.rejected,
+        lock={},
     )
 
 
@@ -150,13 +171,15 @@ def export_files(
     processes: int | None = None,
     run_id: str | None = None,
     rejected: Iterable[DocumentResult] = (),
+    lock: dict[str, Any] | None = None,
 ) -> ExportSummary:
     """Write the graph of the documents of `files` as importer CSVs (and `import.args`) in
     `directory`, in `processes` processes (default: one per CPU; 1: all in this one). The files
     read are recorded in the file-hash cache (paperkg.corpus.files), so that the first sync
     after the import need not read them again. The documents carry `run_id` as the run that
     wrote them (default: a new one). `rejected`: the documents rejected before, which the
-    summary lists first."""
+    summary lists first. `lock`: the imported graph's ingestion lock is written too, held by
+    this holder ({}: by nobody), marking the import unfinished (None: no lock, for LOAD CSV)."""
     if processes is None:
         processes = os.cpu_count() or 1
     if processes < 1:
@@ -176,53 +199,87 @@ def export_files(
         # The evidence goes straight to the resolver, which lets it go once it has indexed
         # it: held here, it would stay in memory through the second pass.
         evidence_files = _resolved(_first_pass(workers, summary, chunk_ends, hashes), workers.shared)
-        _second_pass(workers, chunk_ends, evidence_files, summary, run_id or str(uuid.uuid4()))
+        run_id = run_id or str(uuid.uuid4())
+        _second_pass(workers, chunk_ends, evidence_files, summary, run_id)
+    if lock is not None:
+        _write_lock(out / LOCK_FILE, {**lock, "unfinished_load": run_id, "load_kind": IMPORT})
     # An argument file for `neo4j-admin @import.args`: one argument per line, quoted (paths may hold spaces).
     lines = ['"' + argument.replace("\\", "\\\\").replace('"', '\\"') + '"' for argument in import_arguments(out)]
     summary.arguments_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return summary
 
 
-def import_arguments(directory: Path, *, off_heap: str = IMPORT_OFF_HEAP) -> list[str]:
-    """neo4j-admin's arguments for importing the files of `directory` into an empty `neo4j` database."""
+def _write_lock(path: Path, lock: dict[str, Any]) -> None:
+    now = datetime.now(UTC)
+    lock = {"acquired_at": now, "heartbeat": now, **lock} if lock.get("owner") else lock
+    with _Csv(path.parent, path.stem, ["name:ID(IngestLock)", ":LABEL"], "IngestLock", LOCK_COLUMNS, None) as csv_file:
+        csv_file.write(LOCK_NAME, properties=lock)
+
+
+def import_arguments(directory: Path, *, database: str = DATABASE, off_heap: str = IMPORT_OFF_HEAP) -> list[str]:
+    """neo4j-admin's arguments for importing the files of `directory` into an empty database."""
+    lock = directory / LOCK_FILE
     return [
         "database",
         "import",
         "full",
-        DATABASE,
+        database,
         "--overwrite-destination=true",
         "--multiline-fields=true",
         f"--array-delimiter=U+{ord(ARRAY_DELIMITER):04X}",
         f"--max-off-heap-memory={off_heap}",
         f"--report-file={directory / 'import.report'}",
         *(f"--nodes={directory / node_file(label)}.csv" for label in NODES),
+        *([f"--nodes={lock}"] if lock.exists() else []),
         *(f"--relationships={directory / name}.csv" for name in RELATIONSHIPS),
     ]
 
 
 class AdminImportLoader(Loader):
-    """Writes the documents as the importer's CSV files in `directory`, then imports them offline
-    into the managed server, which is stopped for the import and started again: its graph is
-    replaced by the documents'. `summary` says what the export wrote."""
+    """Writes the documents as the importer's CSV files in `directory`, imports them offline into
+    a staging store of the managed server, and swaps that store in for its graph once it is
+    complete (a restart): the served graph is the old one until then, and the documents' after.
+    The run holds the lock of both graphs (the imported one carries it), and the imported graph
+    is marked unfinished until its steps on the server are taken: a crash at any point leaves
+    the old graph, or the new one for the next command to finish. `summary` says what the
+    export wrote."""
 
     name = "admin-import"
 
-    def __init__(self, instance: Instance, directory: Path, options: LoadOptions | None = None) -> None:
+    def __init__(self, kb: KnowledgeBase, holder: Holder, directory: Path, options: LoadOptions | None = None) -> None:
         super().__init__()
-        self.instance, self.directory = instance, directory
+        self.kb, self.holder, self.directory = kb, holder, directory
         self.options = options or LoadOptions()
         self.summary = ExportSummary(directory)
+        if kb.managed is None:
+            raise ExportError(
+                "--load imports into the managed Neo4j, and NEO4J_URI names another server: export without "
+                "--load, then import with neo4j-admin into that server, stopped"
+            )
+        self.instance = kb.managed
 
     def load(self, files: Sequence[Path], run_id: str) -> Iterator[list[DocumentResult]]:
+        write_step()  # the export
         self.summary = export_files(
             PathList(files),
             self.directory,
             max_bytes=self.options.max_bytes,
             processes=self.options.processes,
             run_id=run_id,
+            lock=self.holder.holder,
         )
         yield self.summary.rejected
-        load(self.instance, self.directory)
+        instance = self.instance
+        write_step()  # the import, beside the served graph
+        import_into(instance, self.directory, database=STAGING_DATABASE)
+        write_step()
+        instance.stage_complete(os.getpid())
+        ports = instance.ports()
+        instance.stop()
+        instance.start(bolt_port=ports.bolt, http_port=ports.http)  # serves the staged store
+        self.kb.reconnect()
+        finish_import(self.kb)
+        self.holder.mark_unfinished_load(None)
         yield list(exported_documents(self.directory))
 
 
@@ -233,26 +290,18 @@ def exported_documents(directory: Path) -> Iterator[DocumentResult]:
             yield DocumentResult(row["path:string"], "new", doc_id=row["doc_id:ID(Document)"])
 
 
-def load(instance: Instance, directory: Path) -> None:
-    """Replace the managed server's graph with an export: stop, import, start, finish."""
-    ports = instance.ports()
-    instance.stop()
-    import_into(instance, directory)
-    instance.start(bolt_port=ports.bolt, http_port=ports.http)
-    with connect(home=str(instance.home)) as kb:
-        finish_import(kb)
-
-
 def import_into(
     instance: Instance,
     directory: Path,
     *,
+    database: str = DATABASE,
     heap: str = IMPORT_HEAP,
     off_heap: str = IMPORT_OFF_HEAP,
     page_cache: str = IMPORT_PAGE_CACHE,
 ) -> None:
-    """Run neo4j-admin's offline import of `directory` into the (stopped) instance's database."""
-    if instance.is_running():
+    """Run neo4j-admin's offline import of `directory` into `database` of the instance, which
+    must not be served: the staging database while the server runs, or its own when stopped."""
+    if database == DATABASE and instance.is_running():
         raise ExportError(f"the server in {instance.home} is running: stop it before an offline import")
     # A home no server has started from yet must exist for the importer, and be the owner's alone.
     instance.home.mkdir(mode=HOME_MODE, parents=True, exist_ok=True)
@@ -268,7 +317,7 @@ def import_into(
         "-cp",
         instance.classpath(),
         "org.neo4j.cli.AdminTool",
-        *import_arguments(directory, off_heap=off_heap),
+        *import_arguments(directory, database=database, off_heap=off_heap),
         f"--additional-config={settings}",
     ]
     result = subprocess.run(command, env=env, capture_output=True, text=True)
@@ -278,9 +327,12 @@ def import_into(
 
 
 def finish_import(kb: KnowledgeBase) -> None:
-    """After an import, on the running server: constraints and indexes and the properties they
-    derive (claims' status among them), the empty lists back, and the import's run recorded."""
+    """After an import, on the running server, each step safe to repeat: the graph's format
+    stamp, constraints and indexes and the properties they derive (claims' status among them),
+    the empty lists back, and the import's run recorded."""
+    check_graph_format(kb)
     apply_schema(kb)
+    write_step()
     with kb.session() as session:
         for text in statements("restore_empty_lists"):
             session.run(text.rstrip(";")).consume()

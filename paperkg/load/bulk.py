@@ -51,6 +51,7 @@ DIRECTORY_PREFIX = "paperkg-bulk-"
 TRANSACTION_METADATA = "paperkg_bulk_load"
 TERMINATION_WAIT_SECONDS = 60
 RESULTS_PER_PART = 1000  # documents' results the load yields at a time
+BULK = "bulk"  # a bulk load's kind, as the ingestion lock marks it unfinished
 
 
 class BulkLoadError(PaperkgError):
@@ -87,7 +88,7 @@ class BulkLoader(Loader):
             raise BulkLoadError("--bulk loads into an empty graph, and this one holds nodes: ingest without --bulk")
         directory = self.instance.home / "import" / f"{DIRECTORY_PREFIX}{run_id}"
         # Marked from before the export, so that a load killed at any point leaves no export behind.
-        holder.mark_unfinished_load(run_id)
+        holder.mark_unfinished_load(run_id, BULK)
         try:
             with _heartbeats(holder):
                 try:

@@ -43,17 +43,21 @@ class LoadOptions:
 
 # A holder shows the lock alive this many times in the time after which it is taken as stale.
 HEARTBEATS_PER_STALE_AFTER = 10
+LOCK_NAME = "ingest"  # the ingestion lock's node's name
 
 
 class Holder(Protocol):
     """What a loader needs of the ingestion lock its run holds (paperkg.run.lock.IngestLock):
-    to show it alive, and to mark a load that must be undone if its holder dies."""
+    who holds it (owner, host, pid, process start: an offline import writes the new graph's
+    lock held by the same holder), to show it alive, and to mark a load that must be finished
+    or undone if its holder dies."""
 
     stale_after: int
+    holder: dict[str, Any]
 
     def heartbeat(self) -> None: ...
 
-    def mark_unfinished_load(self, load: str | None) -> None: ...
+    def mark_unfinished_load(self, load: str | None, kind: str | None = None) -> None: ...
 
 
 @dataclass

@@ -24,10 +24,10 @@ from paperkg.corpus.files import FileHashes, cache_path
 from paperkg.corpus.results import DocumentResult, DocumentResults
 from paperkg.cypher_files import statement
 from paperkg.db import ConnectionFailed, KnowledgeBase, first_line, log
-from paperkg.errors import PaperkgError
 from paperkg.graph.changes import ChangeLog
 from paperkg.limits import DOCS_PER_TRANSACTION, MAX_DOCUMENT_BYTES
 from paperkg.load.bulk import BulkLoader, require_managed
+from paperkg.load.graph_format import check_graph_format
 from paperkg.load.incremental import Found, TransactionLoader, known_documents
 from paperkg.load.loader import Loader, LoadOptions
 from paperkg.load.schema import apply_schema
@@ -37,10 +37,6 @@ from paperkg.run.lock import IngestLock
 from paperkg.run.report import RunReport, graph_change, now
 
 RUN_ERROR_CHARS = 500  # of a failed run's error, kept on its IngestRun
-
-
-class GraphOutdated(PaperkgError):
-    """The graph was written by an earlier paperkg whose identity this one cannot extend."""
 
 
 @dataclass(frozen=True)
@@ -83,14 +79,9 @@ def ingest_paths(kb: KnowledgeBase, paths: Iterable[str | os.PathLike], options:
     discovery = discover(given, follow_links=options.follow_links)
     apply_schema(kb)
     with IngestLock(kb, wait=options.lock_wait) as lock, FileHashes(cache_path(), options.checksum) as hashes:
-        # Asked once the lock is held: taking it over from a load that died removes what that
-        # load wrote, which is not a graph of another release.
-        if kb.read("graph_outdated")[0]["outdated"]:
-            raise GraphOutdated(
-                "the graph was written by an earlier paperkg, which kept no Evidence of paper identity, "
-                "and this one cannot add to it: `paperkg reset --yes` deletes every node (the papers, "
-                "claims, runs and change sets), then ingest the documents again"
-            )
+        # Asked once the lock is held: taking it over from a load that died has finished or
+        # removed that load, and the stamp is written before the first document.
+        check_graph_format(kb)
         report = RunReport(run_id=str(uuid.uuid4()), started_at=now(), documents=DocumentResults(discovery.rejected))
         loader: Loader
         if options.bulk:

@@ -18,11 +18,12 @@ from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, Sessio
 from paperkg.cypher_files import statement
 from paperkg.db import ConnectionFailed, KnowledgeBase, log
 from paperkg.errors import EXIT_LOCKED, PaperkgError
-from paperkg.load.loader import HEARTBEATS_PER_STALE_AFTER
+from paperkg.load.admin_import import IMPORT, finish_import
+from paperkg.load.bulk import discard_unfinished_load
+from paperkg.load.loader import HEARTBEATS_PER_STALE_AFTER, LOCK_NAME
 from paperkg.server import process_alive, process_start
 from paperkg.write_steps import write_step
 
-LOCK_NAME = "ingest"
 STALE_AFTER_SECONDS = 600
 
 
@@ -81,7 +82,7 @@ class IngestLock:
                 )
                 if taken:
                     if taken[0]["unfinished_load"]:
-                        self._discard_unfinished_load(taken[0]["unfinished_load"])
+                        self._complete_unfinished_load(taken[0]["unfinished_load"], taken[0]["load_kind"])
                     return
             if time.monotonic() >= deadline:
                 raise LockHeld(
@@ -101,18 +102,26 @@ class IngestLock:
             raise LockLost("the ingestion lock was taken over by another run; stopping")
         self.beaten_at = time.monotonic()
 
-    def mark_unfinished_load(self, load: str | None) -> None:
-        """Mark the bulk load `load` (a run id) as writing, or (None) as finished: a holder that
-        stops before it unmarks leaves the mark to the one that takes the lock over."""
-        self.kb.execute(statement("lock_unfinished_load"), name=LOCK_NAME, owner=self.owner, load=load)
+    def mark_unfinished_load(self, load: str | None, kind: str | None = None) -> None:
+        """Mark the load `load` (a run id) of `kind` ('bulk' or 'import') as unfinished, or (None)
+        as finished: a holder that stops before it unmarks leaves the mark to the one that
+        takes the lock over, which finishes or undoes the load."""
+        self.kb.execute(
+            statement("lock_unfinished_load"), name=LOCK_NAME, owner=self.owner, load=load, kind=kind if load else None
+        )
 
-    def _discard_unfinished_load(self, load: str) -> None:
-        """The stale holder was a bulk load that did not finish (paperkg.load.bulk): it began
-        on an empty graph, so what it wrote goes before this holder writes or reads."""
-        from paperkg.load.bulk import discard_unfinished_load
-
-        log.warning(f"a bulk load (run {load}) stopped before it finished: removing what it wrote")
-        discard_unfinished_load(self.kb, load)
+    def _complete_unfinished_load(self, load: str, kind: str | None) -> None:
+        """The stale holder's load did not finish. A bulk load began on an empty graph
+        (paperkg.load.bulk): what it wrote goes. An offline import's graph is whole, and its
+        steps on the server are taken (paperkg.load.admin_import). Either before this holder
+        writes or reads; the mark goes once it is done."""
+        if kind == IMPORT:
+            log.warning(f"an offline import (run {load}) stopped before it finished: finishing it")
+            finish_import(self.kb)
+        else:
+            log.warning(f"a bulk load (run {load}) stopped before it finished: removing what it wrote")
+            discard_unfinished_load(self.kb, load)
+        self.mark_unfinished_load(None)
 
     def release(self) -> None:
         write_step()
@@ -121,9 +130,24 @@ class IngestLock:
     def _is_stale(self, held: dict) -> bool:
         if held["expired"]:
             return True
+        pid = held["pid"]
+        if pid is None:  # an imported lock: no process holds it
+            return True
         if held["host"] != self.holder["host"]:
             return False
-        pid = held["pid"]
-        if not (pid and process_alive(pid)):
+        if not process_alive(pid):
             return True
         return held["process_start"] is not None and process_start(pid) != held["process_start"]
+
+
+def complete_unfinished_load(kb: KnowledgeBase) -> None:
+    """Before a command uses the graph: finish or undo a load the lock marks as unfinished whose
+    holder is gone, by taking the lock over (IngestLock.acquire). One whose holder is alive is
+    still running, and is left to it."""
+    if not kb.read("unfinished_loads"):
+        return
+    try:
+        with IngestLock(kb):
+            pass
+    except LockHeld:
+        pass
