@@ -178,8 +178,9 @@ def export_files(
     read are recorded in the file-hash cache (paperkg.corpus.files), so that the first sync
     after the import need not read them again. The documents carry `run_id` as the run that
     wrote them (default: a new one). `rejected`: the documents rejected before, which the
-    summary lists first. `lock`: the imported graph's ingestion lock is written too, held by
-    this holder ({}: by nobody), marking the import unfinished (None: no lock, for LOAD CSV)."""
+    summary lists first. `lock`: the holder of the imported graph's ingestion lock, which marks
+    the import unfinished; an empty holder is nobody, and without one no lock is written (the
+    bulk load reads none)."""
     if processes is None:
         processes = os.cpu_count() or 1
     if processes < 1:
