@@ -20,12 +20,14 @@ from paperkg.db import connect
 from paperkg.history import changes, runs
 from paperkg.load.admin_import import (
     ARRAY_DELIMITER,
+    LOCK_COLUMNS,
     NODES,
     RELATIONSHIPS,
     export_admin_import,
     finish_import,
     import_into,
 )
+from paperkg.load.graph_format import GRAPH_FORMAT, RELEASE
 from paperkg.run.ingest import ingest_paths, sync_directory
 from paperkg.server import Instance
 
@@ -100,6 +102,27 @@ def test_ids_are_unique_and_every_relationship_joins_exported_nodes(exported):
             if row[":END_ID(Paper)"] == paper["paper_id:ID(Paper)"]
         }
         assert named_by == documents, arxiv_id
+
+
+def test_the_export_carries_the_format_stamp_and_a_lock_marking_the_import_unfinished(exported):
+    documents = read(exported / "documents.csv")
+    (run_id,) = {row["run_id:string"] for row in documents}
+    (lock,) = read(exported / "ingestlock.csv")
+    assert lock == {
+        "name:ID(IngestLock)": "ingest",
+        ":LABEL": "IngestLock",
+        **{f"{key}:{kind}": None for key, kind in LOCK_COLUMNS.items()},  # held by nobody
+        "unfinished_load:string": run_id,
+        "load_kind:string": "import",
+    }
+    (stamp,) = read(exported / "graphformat.csv")
+    assert {key: value for key, value in stamp.items() if key != "stamped_at:datetime"} == {
+        "name:ID(GraphFormat)": "paperkg",
+        ":LABEL": "GraphFormat",
+        "version:int": str(GRAPH_FORMAT),
+        "written_by:string": RELEASE,
+    }
+    assert f"--nodes={exported / 'ingestlock.csv'}" in (exported / "import.args").read_text()
 
 
 @pytest.fixture(scope="module")

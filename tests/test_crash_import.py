@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import shutil
 
+from test_crash import EDITED, EXAMPLES, killed_at, small_corpus
+
 from paperkg.run.ingest import ingest_paths
 
 from graph_dump import dump
 from procs import run
-from test_crash import EDITED, EXAMPLES, killed_at, small_corpus
 
 
 def test_an_offline_import_killed_at_any_step_leaves_the_old_graph_or_the_whole_new_one(kb, tmp_path):

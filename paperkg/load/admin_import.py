@@ -69,7 +69,7 @@ from paperkg.graph.contract import NODES, RELATIONSHIPS
 from paperkg.graph.identity import Evidence, works_of
 from paperkg.graph.rows import Assertions
 from paperkg.limits import MAX_DOCUMENT_BYTES
-from paperkg.load.graph_format import check_graph_format
+from paperkg.load.graph_format import STAMP_NAME, check_graph_format, stamp_properties
 from paperkg.load.import_run import record_import
 from paperkg.load.loader import LOCK_NAME, Holder, Loader, LoadOptions
 from paperkg.load.schema import apply_schema
@@ -81,8 +81,11 @@ from paperkg.write_steps import write_step
 ARRAY_DELIMITER = "\x1f"
 IMPORT = "import"  # an offline import's kind, as the ingestion lock marks it unfinished
 # The imported graph's ingestion lock (cypher/lock_*.cypher), its one node marking the import
-# unfinished until its steps on the server are taken: whoever finds it finishes them.
+# unfinished until its steps on the server are taken: whoever finds it finishes them. And its
+# format stamp (paperkg.load.graph_format), carried from the import on.
 LOCK_FILE = "ingestlock.csv"
+STAMP_FILE = "graphformat.csv"
+STAMP_COLUMNS = {"version": "int", "written_by": "string", "stamped_at": "datetime"}
 LOCK_COLUMNS = {
     "owner": "string",
     "host": "string",
@@ -204,6 +207,7 @@ def export_files(
         _second_pass(workers, chunk_ends, evidence_files, summary, run_id)
     if lock is not None:
         _write_lock(out / LOCK_FILE, {**lock, "unfinished_load": run_id, "load_kind": IMPORT})
+        _write_stamp(out / STAMP_FILE)
     # An argument file for `neo4j-admin @import.args`: one argument per line, quoted (paths may hold spaces).
     lines = ['"' + argument.replace("\\", "\\\\").replace('"', '\\"') + '"' for argument in import_arguments(out)]
     summary.arguments_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -217,9 +221,14 @@ def _write_lock(path: Path, lock: dict[str, Any]) -> None:
         csv_file.write(LOCK_NAME, properties=lock)
 
 
+def _write_stamp(path: Path) -> None:
+    with _Csv(path.parent, path.stem, ["name:ID(GraphFormat)", ":LABEL"], "GraphFormat", STAMP_COLUMNS, None) as stamp:
+        stamp.write(STAMP_NAME, properties={**stamp_properties(), "stamped_at": datetime.now(UTC)})
+
+
 def import_arguments(directory: Path, *, database: str = DATABASE, off_heap: str = IMPORT_OFF_HEAP) -> list[str]:
     """neo4j-admin's arguments for importing the files of `directory` into an empty database."""
-    lock = directory / LOCK_FILE
+    bookkeeping = [directory / name for name in (LOCK_FILE, STAMP_FILE) if (directory / name).exists()]
     return [
         "database",
         "import",
@@ -231,7 +240,7 @@ def import_arguments(directory: Path, *, database: str = DATABASE, off_heap: str
         f"--max-off-heap-memory={off_heap}",
         f"--report-file={directory / 'import.report'}",
         *(f"--nodes={directory / node_file(label)}.csv" for label in NODES),
-        *([f"--nodes={lock}"] if lock.exists() else []),
+        *(f"--nodes={path}" for path in bookkeeping),
         *(f"--relationships={directory / name}.csv" for name in RELATIONSHIPS),
     ]
 
@@ -329,8 +338,9 @@ def import_into(
 
 def finish_import(kb: KnowledgeBase) -> None:
     """After an import, on the running server, each step safe to repeat: the graph's format
-    stamp, constraints and indexes and the properties they derive (claims' status among them),
-    the empty lists back, and the import's run recorded."""
+    checked (an export of an earlier paperkg carries no stamp, and is stamped), constraints and
+    indexes and the properties they derive (claims' status among them), the empty lists back,
+    and the import's run recorded."""
     check_graph_format(kb)
     apply_schema(kb)
     write_step()

@@ -1,8 +1,8 @@
 """The graph's format stamp: which paperkg wrote the graph, and whether this one can add to it.
 
 Every paperkg graph carries one GraphFormat node, written before its first documents (under the
-ingestion lock, by the run that finds the graph without one) and by the finishing of an offline
-import. Its `version` changes only when a release writes a graph that an earlier one cannot
+ingestion lock, by the run that finds the graph without one), or imported with them by an
+offline import. Its `version` changes only when a release writes a graph that an earlier one cannot
 extend (identity, keys, relationships); this release writes GRAPH_FORMAT.
 
 What a command does with another version is decided from the stamp alone: an older one must be
@@ -23,6 +23,12 @@ from paperkg.write_steps import write_step
 
 GRAPH_FORMAT = 2  # format 1: before paper identity kept its Evidence
 RELEASE = installed_version("paperkg")
+STAMP_NAME = "paperkg"  # the one GraphFormat node's name
+
+
+def stamp_properties() -> dict[str, int | str]:
+    """The stamp this release writes (an offline import writes it into the store)."""
+    return {"version": GRAPH_FORMAT, "written_by": RELEASE}
 
 
 class GraphFormatError(PaperkgError):
@@ -44,7 +50,7 @@ def check_graph_format(kb: KnowledgeBase) -> None:
                 "PAPERKG_HOME)"
             )
         write_step()
-        kb.execute(statement("stamp_graph_format"), version=GRAPH_FORMAT, written_by=RELEASE)
+        kb.execute(statement("stamp_graph_format"), name=STAMP_NAME, **stamp_properties())
         return
     if version > GRAPH_FORMAT:
         raise GraphFormatError(

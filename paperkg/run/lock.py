@@ -116,7 +116,7 @@ class IngestLock:
         steps on the server are taken (paperkg.load.admin_import). Either before this holder
         writes or reads; the mark goes once it is done."""
         if kind == IMPORT:
-            log.warning(f"an offline import (run {load}) stopped before it finished: finishing it")
+            log.warning(f"an offline import (run {load}) is not finished on the server: finishing it")
             finish_import(self.kb)
         else:
             log.warning(f"a bulk load (run {load}) stopped before it finished: removing what it wrote")
