@@ -135,17 +135,15 @@ def _run_ingestion(args: argparse.Namespace, run: Callable, target) -> int:
     from paperkg.run.ingest import RunOptions
 
     _require_paths([target] if isinstance(target, str) else target)
-    bulk = getattr(args, "bulk", False)
     options = RunOptions(
-        # The bulk load's export runs in worker processes, which draw no bar.
-        progress=not args.quiet and not args.json and sys.stderr.isatty() and not bulk,
+        progress=not args.quiet and not args.json and sys.stderr.isatty(),
         docs_per_transaction=args.batch,
         max_bytes=args.max_bytes,
         lock_wait=args.wait,
         follow_links=args.follow_links,
         record_changes=not args.no_changes,
         checksum=args.checksum,
-        bulk=bulk,
+        bulk=getattr(args, "bulk", False),
     )
     with connect() as kb:
         report = run(kb, target, options)
@@ -184,12 +182,17 @@ MENTIONS = {
 
 
 def _summary(report) -> str:
-    """The run in three lines: the documents, what landed in the graph (as `paperkg stats`
-    counts it), and what the documents mention (one work mentioned by two documents is one node)."""
+    """The run in three lines: the documents (and that they were loaded in bulk, when they
+    were), what landed in the graph (as `paperkg stats` counts it), and what the documents
+    mention (one work mentioned by two documents is one node). A bulk load's export does not
+    count the mentions of each document: its summary has the first two lines."""
+    from paperkg.load.bulk import BulkLoader
+
     totals = report.totals
     retracted = f", {totals['retracted']} retracted" if totals["retracted"] else ""
+    bulk = ", loaded in bulk" if report.loader == BulkLoader.name else ""
     lines = [
-        f"{totals['seen']} documents: {totals['new']} new, {totals['changed']} changed, "
+        f"{totals['seen']} documents{bulk}: {totals['new']} new, {totals['changed']} changed, "
         f"{totals['unchanged']} unchanged, {totals['rejected']} rejected{retracted}"
     ]
     change = report.graph_change

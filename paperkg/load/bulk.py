@@ -74,6 +74,7 @@ class BulkLoader(Loader):
 
     name = "bulk"
     undone_on_failure = True
+    shows_progress = False  # every result comes at the end, after the export's workers and the load
 
     def __init__(self, kb: KnowledgeBase, holder: Holder, options: LoadOptions | None = None) -> None:
         super().__init__()
