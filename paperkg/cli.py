@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperkg.errors import EXIT_FAILED, EXIT_OK, EXIT_STOPPED, EXIT_USAGE, PaperkgError
-from paperkg.limits import DOCS_PER_TRANSACTION, MAX_DOCUMENT_BYTES
+from paperkg.limits import BULK_MIN_DOCUMENTS, DOCS_PER_TRANSACTION, MAX_DOCUMENT_BYTES
 
 from . import __version__
 
@@ -139,17 +139,16 @@ def _run_ingestion(args: argparse.Namespace, run: Callable, target) -> int:
     from paperkg.run.ingest import RunOptions
 
     _require_paths([target] if isinstance(target, str) else target)
-    bulk = getattr(args, "bulk", False)
     options = RunOptions(
-        # The bulk load's export runs in worker processes, which draw no bar.
-        progress=not args.quiet and not args.json and sys.stderr.isatty() and not bulk,
+        progress=not args.quiet and not args.json and sys.stderr.isatty(),
         docs_per_transaction=args.batch,
         max_bytes=args.max_bytes,
         lock_wait=args.wait,
         follow_links=args.follow_links,
         record_changes=not args.no_changes,
         checksum=args.checksum,
-        bulk=bulk,
+        bulk=getattr(args, "bulk", False),
+        transactions=getattr(args, "transactions", False),
     )
     with connect() as kb:
         report = run(kb, target, options)
@@ -188,12 +187,17 @@ MENTIONS = {
 
 
 def _summary(report) -> str:
-    """The run in three lines: the documents, what landed in the graph (as `paperkg stats`
-    counts it), and what the documents mention (one work mentioned by two documents is one node)."""
+    """The run in three lines: the documents (and that they were loaded in bulk, when they
+    were), what landed in the graph (as `paperkg stats` counts it), and what the documents
+    mention (one work mentioned by two documents is one node). A bulk load's export does not
+    count the mentions of each document: its summary has the first two lines."""
+    from paperkg.load.bulk import BulkLoader
+
     totals = report.totals
     retracted = f", {totals['retracted']} retracted" if totals["retracted"] else ""
+    bulk = ", loaded in bulk" if report.loader == BulkLoader.name else ""
     lines = [
-        f"{totals['seen']} documents: {totals['new']} new, {totals['changed']} changed, "
+        f"{totals['seen']} documents{bulk}: {totals['new']} new, {totals['changed']} changed, "
         f"{totals['unchanged']} unchanged, {totals['rejected']} rejected{retracted}"
     ]
     change = report.graph_change
@@ -669,11 +673,19 @@ def build_parser() -> argparse.ArgumentParser:
         "ingest", cmd_ingest, "ingest files and directories into the graph", "paperkg ingest examples/corpus --json"
     )
     ingest.add_argument("paths", nargs="+", metavar="PATH")
-    ingest.add_argument(
+    path = ingest.add_mutually_exclusive_group()
+    path.add_argument(
         "--bulk",
         action="store_true",
         help="a first load into the managed server's empty graph: identity resolved over the whole corpus "
-        "in memory, then LOAD CSV creating every node and relationship (faster; memory grows with the corpus)",
+        "in memory, then LOAD CSV creating every node and relationship (faster; memory grows with the corpus; "
+        f"taken on its own from {BULK_MIN_DOCUMENTS:,} documents into that empty graph)",
+    )
+    path.add_argument(
+        "--transactions",
+        action="store_true",
+        help="write in transactions, a batch at a time, even where the bulk load would be faster (memory "
+        "follows the batch, not the corpus)",
     )
     sync = command(
         "sync",

@@ -3,3 +3,9 @@ importing the driver."""
 
 DOCS_PER_TRANSACTION = 200  # chosen by bench/run.py's batch-size runs (docs/benchmarks.md#how-the-write-path-is-fast)
 MAX_DOCUMENT_BYTES = 50 * 1024 * 1024
+# The fewest documents a run loads by the bulk path on its own into the managed server's empty
+# graph (paperkg.run.ingest._loader). Below it the path's fixed costs (the export's worker
+# processes and spill files, a LOAD CSV statement a file, the derived properties stored after)
+# leave it no faster than transactions, which also keep memory to a batch and count each
+# document's mentions. Set by bench/bulk_threshold.py's timings (docs/benchmarks.md#which-path-for-a-first-load).
+BULK_MIN_DOCUMENTS = 1000

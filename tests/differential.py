@@ -9,6 +9,9 @@ one plain `ingest` of the directory:
 * path: `sync`, `ingest --bulk` (export, LOAD CSV), the admin import (export, neo4j-admin, in
   an instance of its own), the corpus copied elsewhere and ingested there, and synced again
   from there after a sync of the original;
+* mixed paths: every other file loaded by a plain `ingest` that takes the bulk path on its own
+  (into the empty graph, its threshold lowered to their number), then the rest by the next
+  `ingest`, which takes transactions (the graph holds nodes); each half first;
 * history: everything loaded in bulk, or synced, then 10 % of the files deleted and synced
   (against a reference built from the other 90 % alone), put back and synced.
 
@@ -32,6 +35,8 @@ from paperkg.corpus.discovery import discover
 from paperkg.db import KnowledgeBase, connect
 from paperkg.limits import DOCS_PER_TRANSACTION
 from paperkg.load.admin_import import export_admin_import, finish_import, import_into
+from paperkg.load.bulk import BulkLoader
+from paperkg.load.incremental import TransactionLoader
 from paperkg.run.ingest import RunOptions, bulk_ingest, ingest_paths, sync_directory
 from paperkg.server import Instance
 
@@ -180,6 +185,17 @@ def imported_graph(export: Path, home: Path) -> Graph:
         instance.stop()
 
 
+def mixed_paths(kb: KnowledgeBase, first: list[Path], then: list[Path]) -> None:
+    """`first` loaded into the empty graph by a plain ingest that takes the bulk path on its own
+    (its threshold at their number), then `then` by one that takes transactions, as the graph
+    now holds nodes."""
+    options = RunOptions(bulk_min_documents=len(first))
+    for paths, expected in ((first, BulkLoader.name), (then, TransactionLoader.name)):
+        loader = ingest_paths(kb, paths, options).loader
+        if loader != expected:
+            raise AssertionError(f"ingest of {len(paths)} files took the {loader} path, not the {expected} path")
+
+
 def differential_check(
     kb: KnowledgeBase, corpus: Path, work: Path, *, seed: int, full: bool = False, log: Callable[[str], None] = print
 ) -> list[Outcome]:
@@ -232,6 +248,9 @@ def differential_check(
             )
     variant("sync DIR", reference, lambda: sync_directory(kb, corpus))
     variant("ingest --bulk DIR (export, LOAD CSV)", reference, lambda: bulk_ingest(kb, [corpus]))
+    even, odd = files[::2], files[1::2]  # every other file: cards and pages in each half
+    for name, first, then in (("even", even, odd), ("odd", odd, even)):
+        variant(f"{name} files in bulk, then the rest by tx", reference, lambda: mixed_paths(kb, first, then))
 
     started = time.perf_counter()
     export_admin_import([corpus], work / "export")

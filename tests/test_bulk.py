@@ -15,9 +15,10 @@ import pytest
 from test_file_hashes import SETTLE
 
 from paperkg.db import connect
+from paperkg.limits import BULK_MIN_DOCUMENTS
 from paperkg.load import bulk
 from paperkg.load.bulk import BulkLoadError
-from paperkg.run.ingest import bulk_ingest, ingest_paths, sync_directory
+from paperkg.run.ingest import RunOptions, bulk_ingest, ingest_paths, sync_directory
 from paperkg.run.lock import IngestLock
 
 from graph_dump import dump
@@ -77,6 +78,41 @@ def test_a_bulk_load_reports_each_document_records_its_run_and_leaves_no_export(
     assert report.changes_recorded == ingest_paths(kb, [corpus]).changes_recorded > 0
 
 
+def test_ingest_loads_a_corpus_at_the_threshold_into_the_empty_managed_graph_in_bulk(kb, corpus):
+    files = len(list(corpus.iterdir()))  # the bad document counts: it is read, then rejected
+    assert files < BULK_MIN_DOCUMENTS  # the suite's small corpora go by transactions
+    assert ingest_paths(kb, [corpus]).loader == "transactions"
+    kb.reset()
+    below = ingest_paths(kb, [corpus], RunOptions(bulk_min_documents=files + 1))
+    assert below.loader == "transactions" and below.rows_written["papers"] > 0
+    kb.reset()
+
+    report = ingest_paths(kb, [corpus], RunOptions(bulk_min_documents=files))
+
+    assert report.loader == "bulk" and report.rows_written == {}  # the export does not count them
+    assert report.summary_dict()["loader"] == "bulk"
+    assert (report.totals["new"], report.totals["rejected"]) == (files - 1, 1)
+    assert kb.cypher("MATCH (r:IngestRun) RETURN r.action AS action") == [{"action": "import"}]
+    # Into a graph that holds nodes, transactions: they read what the graph holds.
+    again = ingest_paths(kb, [corpus], RunOptions(bulk_min_documents=1))
+    assert again.loader == "transactions" and again.totals["unchanged"] == files - 1
+
+
+def test_ingest_takes_transactions_where_the_bulk_path_does_not_apply(kb, neo4j_instance, corpus):
+    with connect(uri=neo4j_instance.bolt_uri, auth=neo4j_instance.auth()) as other:  # not the managed server
+        assert ingest_paths(other, [corpus], RunOptions(bulk_min_documents=1)).loader == "transactions"
+    kb.reset()
+    # A run that stores no change set, or follows links, reads and records as the export does not;
+    # one asked for transactions (`--transactions`) keeps to them.
+    for options in (
+        RunOptions(bulk_min_documents=1, record_changes=False),
+        RunOptions(bulk_min_documents=1, follow_links=True),
+        RunOptions(bulk_min_documents=1, transactions=True),
+    ):
+        assert ingest_paths(kb, [corpus], options).loader == "transactions"
+        kb.reset()
+
+
 def test_a_sync_after_a_bulk_load_finds_every_document_unchanged_without_reading_it(kb, tmp_path, short_racy_window):
     corpus = tmp_path / "corpus"
     shutil.copytree(EXAMPLES, corpus)
@@ -126,7 +162,7 @@ def test_the_command_prints_the_run_and_one_line_per_rejected_document(kb, corpu
     assert result.stderr.startswith(f"paperkg: rejected: {corpus / 'page_0000.bad.txt'}:")
     assert result.stderr.count("\n") == 1
     assert result.stdout.splitlines() == [
-        "22 documents: 21 new, 0 changed, 0 unchanged, 1 rejected",
+        "22 documents, loaded in bulk: 21 new, 0 changed, 0 unchanged, 1 rejected",
         "graph: nodes +35 Paper, +37 Claim, +26 Source, +21 Document; relationships +101 CITES, +37 MAKES, "
         "+21 CHECKED_AGAINST, +12 SUPPORTS, +26 REFERS_TO, +217 MENTIONS",
     ]
@@ -137,6 +173,8 @@ def test_the_command_prints_the_run_and_one_line_per_rejected_document(kb, corpu
     )
     summary = json.loads(run("sync", str(corpus), "--json").stdout)["totals"]
     assert (summary["unchanged"], summary["new"]) == (21, 0)
+    both = run("ingest", "--bulk", "--transactions", str(corpus))
+    assert both.returncode == 2 and "argument --transactions: not allowed with argument --bulk" in both.stderr
 
 
 def test_a_bulk_load_interrupted_after_it_began_writing_removes_what_it_wrote(kb, corpus, monkeypatch):

@@ -104,7 +104,7 @@ def test_a_bulk_load_killed_at_any_write_step_is_removed_by_the_next_command(kb,
     ingest_paths(kb, [corpus])
     clean = dump(kb)
     steps = walk(kb, kb.reset, ("ingest", "--bulk", str(corpus)), ("ingest", str(corpus)), clean)
-    assert steps >= 15  # the export, every statement of cypher/bulk_load.cypher, the schema, the record
+    assert steps >= 15  # the export, every statement of cypher/bulk_load.cypher, the derived properties, the record
 
 
 def analysis(kb) -> dict:

@@ -41,7 +41,7 @@ from paperkg.errors import PaperkgError
 from paperkg.load.admin_import import ARRAY_DELIMITER, NODES, RELATIONSHIPS, export_files, exported_documents, node_file
 from paperkg.load.import_run import IMPORT_ACTION, record_import
 from paperkg.load.loader import HEARTBEATS_PER_STALE_AFTER, Holder, Loader, LoadOptions
-from paperkg.load.schema import apply_schema
+from paperkg.load.schema import store_derived_properties
 from paperkg.server import Instance
 from paperkg.write_steps import write_step
 
@@ -75,6 +75,7 @@ class BulkLoader(Loader):
 
     name = "bulk"
     undone_on_failure = True
+    shows_progress = False  # every result comes at the end, after the export's workers and the load
 
     def __init__(self, kb: KnowledgeBase, holder: Holder, options: LoadOptions | None = None) -> None:
         super().__init__()
@@ -104,7 +105,9 @@ class BulkLoader(Loader):
                     results = DocumentResults(summary.rejected)
                     results.extend(exported_documents(directory))
                     load_export(kb, directory, run_id)
-                    apply_schema(kb)  # the derived properties
+                    # The derived properties; the schema itself is the run's, applied before the load.
+                    write_step()
+                    store_derived_properties(kb)
                     recorded = record_import(kb)
                 except BaseException as exc:  # interrupted too: half a graph must not stay
                     # If this fails as well (the server gone), the mark stays with the lock,

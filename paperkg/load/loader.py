@@ -77,6 +77,8 @@ class Loader(ABC):
     name: ClassVar[str]
     # A load that fails removes what it wrote, so its run is not recorded either.
     undone_on_failure: ClassVar[bool] = False
+    # Its documents' results come as they land, so a progress bar can follow them.
+    shows_progress: ClassVar[bool] = True
 
     def __init__(self) -> None:
         self.written = Written()

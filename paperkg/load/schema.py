@@ -18,6 +18,12 @@ def apply_schema(kb: KnowledgeBase) -> None:
     for text in statements("schema"):
         kb.execute(text.rstrip(";"))
     kb.execute(statement("await_indexes"), seconds=INDEX_WAIT_SECONDS)
+    store_derived_properties(kb)
+
+
+def store_derived_properties(kb: KnowledgeBase) -> None:
+    """Store the derived properties the schema's indexes serve, where a node lacks them: after
+    a load that writes none (the bulk load, an offline import), or a graph made by hand."""
     store_missing_title_lower(kb)
     store_missing_claim_status(kb)
     store_missing_claim_counts(kb)

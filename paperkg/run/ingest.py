@@ -1,7 +1,8 @@
 """An ingestion run: find the documents, hold the lock, load them, retract, record the run.
 
 The run discovers the files (paperkg.corpus), picks the loader that writes them (paperkg.load:
-transactions, or the bulk load into an empty graph), retracts the documents whose files were
+the bulk load for a corpus large enough into the managed server's empty graph, else
+transactions; `_loader` is the one place that chooses), retracts the documents whose files were
 replaced or are gone, computes the outdated precomputed answers again, and records itself as an
 IngestRun. A document that fails to parse or to write is rejected alone; the others still land.
 """
@@ -25,7 +26,7 @@ from paperkg.corpus.results import DocumentResult, DocumentResults
 from paperkg.cypher_files import statement
 from paperkg.db import ConnectionFailed, KnowledgeBase, first_line, log
 from paperkg.graph.changes import ChangeLog
-from paperkg.limits import DOCS_PER_TRANSACTION, MAX_DOCUMENT_BYTES
+from paperkg.limits import BULK_MIN_DOCUMENTS, DOCS_PER_TRANSACTION, MAX_DOCUMENT_BYTES
 from paperkg.load.bulk import BulkLoader, require_managed
 from paperkg.load.graph_format import check_graph_format
 from paperkg.load.incremental import Found, TransactionLoader, known_documents
@@ -50,7 +51,10 @@ class RunOptions:
     ``record_changes``: store each transaction's change set with it (`paperkg changes`).
     ``checksum``: read and hash every file, even those whose size and times say they are what
     they were when last read (paperkg.corpus.files). ``bulk``: load into the managed server's
-    empty graph through the export and LOAD CSV (paperkg.load.bulk).
+    empty graph through the export and LOAD CSV (paperkg.load.bulk), or fail. Without it the
+    run takes that path on its own where it is correct and faster: ``bulk_min_documents`` or
+    more documents into the managed server's empty graph (see `_loader`), unless
+    ``transactions`` keeps it to transactions (memory that follows the batch).
     """
 
     progress: bool = False
@@ -63,6 +67,8 @@ class RunOptions:
     record_changes: bool = True
     checksum: bool = False
     bulk: bool = False
+    bulk_min_documents: int = BULK_MIN_DOCUMENTS
+    transactions: bool = False
 
     @property
     def load(self) -> LoadOptions:
@@ -83,11 +89,8 @@ def ingest_paths(kb: KnowledgeBase, paths: Iterable[str | os.PathLike], options:
         # removed that load, and the stamp is written before the first document.
         check_graph_format(kb)
         report = RunReport(run_id=str(uuid.uuid4()), started_at=now(), documents=DocumentResults(discovery.rejected))
-        loader: Loader
-        if options.bulk:
-            loader = BulkLoader(kb, lock, options.load)
-        else:
-            loader = TransactionLoader(kb, hashes, _change_log(kb, report.run_id, options), options.load)
+        loader = _loader(kb, lock, hashes, len(discovery.files), report.run_id, options)
+        report.loader = loader.name
         try:
             return _run(kb, loader, given, discovery, report, lock, hashes, options)
         except Exception as exc:
@@ -110,6 +113,26 @@ def bulk_ingest(kb: KnowledgeBase, paths: Iterable[str | os.PathLike], options: 
     return ingest_paths(kb, paths, replace(options or RunOptions(), bulk=True))
 
 
+def _loader(
+    kb: KnowledgeBase, lock: IngestLock, hashes: FileHashes, documents: int, run_id: str, options: RunOptions
+) -> Loader:
+    """The run's loader, chosen once its lock is held: the bulk load when asked for (it fails
+    where it cannot apply), or when it is correct and faster: into the managed server's graph
+    while it holds no nodes but bookkeeping, with `options.bulk_min_documents` documents or
+    more, read as the export reads them (no links followed) and recorded as it records them (a
+    change set). Otherwise transactions, which write into any graph."""
+    if options.bulk or (
+        not options.transactions
+        and kb.managed is not None
+        and documents >= options.bulk_min_documents
+        and not options.follow_links
+        and options.record_changes
+        and not kb.read("graph_holds_nodes")[0]["holds_nodes"]
+    ):
+        return BulkLoader(kb, lock, options.load)
+    return TransactionLoader(kb, hashes, _change_log(kb, run_id, options), options.load)
+
+
 def _change_log(kb: KnowledgeBase, run_id: str, options: RunOptions) -> ChangeLog | None:
     if not options.record_changes:
         return None
@@ -129,7 +152,8 @@ def _run(
 ) -> RunReport:
     before = kb.stats()
     files = discovery.files
-    bar = tqdm(total=len(files), unit="doc", desc="ingest", disable=not options.progress, file=sys.stderr)
+    drawn = options.progress and loader.shows_progress
+    bar = tqdm(total=len(files), unit="doc", desc="ingest", disable=not drawn, file=sys.stderr)
     try:
         for part in loader.load(files, report.run_id):
             report.documents.extend(part)

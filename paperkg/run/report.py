@@ -18,6 +18,8 @@ class RunReport:
     run_id: str
     started_at: str
     ended_at: str | None = None
+    # The way the run wrote: the name of its loader (paperkg.load): "transactions" or "bulk".
+    loader: str = ""
     # Each document's result, on disk: iterating reads them back (see paperkg/corpus/results.py).
     documents: DocumentResults = field(default_factory=DocumentResults)
     identity: Counter = field(default_factory=Counter)  # nodes merged into others, nodes split
@@ -56,6 +58,7 @@ class RunReport:
             "run_id": self.run_id,
             "started_at": self.started_at,
             "ended_at": self.ended_at,
+            "loader": self.loader,
             "totals": self.totals,
             "unchanged_not_read": self.unchanged_not_read,
             "graph_change": self.graph_change,
