@@ -14,7 +14,9 @@ from typing import Any
 
 OFFLINE_PAPERS = 500_000
 INGEST_RSS_PAPERS = 250_000
-RATIO_PAPERS = (10_000, 50_000)
+RATIO_PAPERS = (2_000, 10_000, 50_000)
+# The default `ingest` against LOAD CSV: at least even at every size, well ahead at the largest.
+INGEST_RATIO = {2_000: 1.0, 10_000: 1.0, 50_000: 1.3}
 REINGEST_PAPERS = 50_000
 SYNC_PAPERS = 50_000
 
@@ -85,14 +87,15 @@ def goals(results: dict[str, Any]) -> list[Goal]:
                 lambda row: _judged(row["ratios"]["bulk_vs_load_csv"], "{}x", lambda ratio: ratio >= 1.0, row["bulk"]),
             )
         )
+        goal = INGEST_RATIO[papers]
         out.append(
             _measured(
                 results,
                 papers,
-                f"first ingest batch by batch (`ingest`) >= 1.0x LOAD CSV at {papers:,} papers",
+                f"first `ingest` (the path it takes on its own) >= {goal}x LOAD CSV at {papers:,} papers",
                 "ratios",
-                lambda row: _judged(
-                    row["ratios"]["ingest_vs_load_csv"], "{}x", lambda ratio: ratio >= 1.0, row["ingest"]
+                lambda row, goal=goal: _judged(
+                    row["ratios"]["ingest_vs_load_csv"], "{}x", lambda ratio: ratio >= goal, row["ingest"]
                 ),
             )
         )
@@ -157,10 +160,10 @@ def goals(results: dict[str, Any]) -> list[Goal]:
         _measured(
             results,
             REINGEST_PAPERS,
-            f"unchanged re-ingest <= 1 % of the first ingest at {REINGEST_PAPERS:,} papers",
+            f"unchanged re-ingest <= 0.5 % of the first ingest at {REINGEST_PAPERS:,} papers",
             "reingest",
             lambda row: _judged(
-                100 * row["reingest"]["fraction"], "{:.2f} %", lambda percent: percent <= 1.0, row["reingest"]
+                100 * row["reingest"]["fraction"], "{:.2f} %", lambda percent: percent <= 0.5, row["reingest"]
             ),
         )
     )
@@ -190,9 +193,9 @@ def goals(results: dict[str, Any]) -> list[Goal]:
         _measured(
             results,
             SYNC_PAPERS,
-            f"a sync where 1 % of the documents changed <= 5 % of the first ingest at {SYNC_PAPERS:,} papers",
+            f"a sync where 1 % of the documents changed <= 2 % of the first ingest at {SYNC_PAPERS:,} papers",
             "sync",
-            lambda row: _judged(100 * row["sync"]["fraction"], "{:.2f} %", lambda percent: percent <= 5.0, row["sync"]),
+            lambda row: _judged(100 * row["sync"]["fraction"], "{:.2f} %", lambda percent: percent <= 2.0, row["sync"]),
         )
     )
     return out

@@ -7,8 +7,9 @@ measures, on a Neo4j of its own (a home under --work, free ports, never the user
 test suite's):
 
 * parse throughput (MB/s, in this process);
-* `paperkg ingest` into an empty database, run as a subprocess: nodes + relationships per
-  second and its peak resident memory; then the same command on the unchanged corpus, three
+* `paperkg ingest` into an empty database, run as a subprocess, by the path it takes on its
+  own (the bulk load from paperkg.limits.BULK_MIN_DOCUMENTS documents, warmed up by the same
+  path): nodes + relationships per second and its peak resident memory; then the same command on the unchanged corpus, three
   times (the median counts), and `paperkg sync` of it with 1 % of its documents changed (the
   file-hash cache, paperkg.corpus.files, is the benchmark's own and emptied before each first
   ingest, so that a first ingest reads every file as a user's first does; the re-ingests and
@@ -57,7 +58,7 @@ from paperkg.corpus import files
 from paperkg.corpus.discovery import discover
 from paperkg.cypher_files import read_cypher_file, statements
 from paperkg.db import KnowledgeBase, connect
-from paperkg.limits import DOCS_PER_TRANSACTION
+from paperkg.limits import BULK_MIN_DOCUMENTS, DOCS_PER_TRANSACTION
 from paperkg.load.admin_import import (
     ARRAY_DELIMITER,
     NODES,
@@ -236,7 +237,7 @@ class Bench:
         """The first `paperkg ingest` alone, into a fresh database after the warm-up corpus."""
         corpus, row = self.corpus(papers, work)
         log(f"== ingest only, {papers:,} papers: {corpus}")
-        row["ingest"] = self.first_load(self.ingest, self.warm_corpus, corpus)
+        row["ingest"] = self.first_load(self.ingest, self.warm_corpus, corpus, warm=self.warm_load(corpus))
         row["items"] = row["ingest"]["items"]
         log(f"ingest: {row['ingest']}")
         return row
@@ -263,7 +264,7 @@ class Bench:
             log(f"LOAD CSV: {loads[-1]}")
             bulks.append(self.first_load(self.bulk_ingest, self.warm_corpus, corpus))
             log(f"ingest --bulk: {bulks[-1]}")
-            ingests.append(self.first_load(self.ingest, self.warm_corpus, corpus))
+            ingests.append(self.first_load(self.ingest, self.warm_corpus, corpus, warm=self.warm_load(corpus)))
             log(f"ingest: {ingests[-1]}")
         row["load_csv"], row["bulk"], row["ingest"] = median_run(loads), median_run(bulks), median_run(ingests)
         row["items"] = row["ingest"]["items"]
@@ -293,10 +294,16 @@ class Bench:
 
     # -- the server ------------------------------------------------------------------------
 
-    def first_load(self, load, warm_up: Path, source: Path) -> dict[str, Any]:
-        """`load(source)` into a fresh database, after `load(warm_up)` in the same server."""
+    def warm_load(self, corpus: Path):
+        """The load that warms the server for `paperkg ingest` of `corpus`: the path that ingest
+        takes on its own for it (the warm-up corpus is below the bulk load's threshold)."""
+        documents = len(discover([corpus]).files)
+        return self.bulk_ingest if documents >= BULK_MIN_DOCUMENTS else self.ingest
+
+    def first_load(self, load, warm_up: Path, source: Path, warm=None) -> dict[str, Any]:
+        """`load(source)` into a fresh database, after `warm(warm_up)` (default: `load`) in the same server."""
         self.fresh_database()
-        load(warm_up)
+        (warm or load)(warm_up)
         with self.kb() as kb:
             kb.reset()
         # A first ingest reads every file; the server's classpath and extension stay cached.
