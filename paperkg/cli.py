@@ -678,8 +678,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--bulk",
         action="store_true",
         help="a first load into the managed server's empty graph: identity resolved over the whole corpus "
-        "in memory, then LOAD CSV creating every node and relationship (faster; memory grows with the corpus; "
-        f"taken on its own from {BULK_MIN_DOCUMENTS:,} documents into that empty graph)",
+        "in memory, then CSV files the server reads, creating every node and relationship (faster; memory "
+        f"grows with the corpus; taken on its own from {BULK_MIN_DOCUMENTS:,} documents into that empty graph)",
     )
     path.add_argument(
         "--transactions",

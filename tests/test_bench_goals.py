@@ -56,11 +56,14 @@ RESULTS = {
 def test_each_goal_is_met_missed_or_not_measured_with_its_figure():
     found = {goal.goal: (goal.figure, goal.status, goal.load) for goal in goals(RESULTS)}
     assert found == {
+        # Sizes the fixture's runs did not measure, or a run from before `--bulk`: not measured there.
+        "first ingest (`ingest --bulk`, an empty graph) >= 1.0x LOAD CSV at 2,000 papers": ("", "not measured", None),
+        "first `ingest` (the path it takes on its own) >= 1.0x LOAD CSV at 2,000 papers": ("", "not measured", None),
         "first ingest (`ingest --bulk`, an empty graph) >= 1.0x LOAD CSV at 10,000 papers": ("1.12x", "met", 1.2),
-        "first ingest batch by batch (`ingest`) >= 1.0x LOAD CSV at 10,000 papers": ("1.02x", "met", 1.5),
-        # A run from before `--bulk`: not measured there.
+        "first `ingest` (the path it takes on its own) >= 1.0x LOAD CSV at 10,000 papers": ("1.02x", "met", 1.5),
         "first ingest (`ingest --bulk`, an empty graph) >= 1.0x LOAD CSV at 50,000 papers": ("", "not measured", None),
-        "first ingest batch by batch (`ingest`) >= 1.0x LOAD CSV at 50,000 papers": ("0.9x", "missed", 2.5),
+        # At the largest size the goal is higher.
+        "first `ingest` (the path it takes on its own) >= 1.3x LOAD CSV at 50,000 papers": ("0.9x", "missed", 2.5),
         "500,000 papers through the offline path in <= 30 min end to end": ("25.0 min", "met", 3.5),
         "the offline path at 500,000 papers with peak RSS <= 1 GB": (
             "export 900 MB (PSS 700 MB), neo4j-admin import 1,500 MB",
@@ -74,9 +77,9 @@ def test_each_goal_is_met_missed_or_not_measured_with_its_figure():
             "missed",
             4.0,
         ),
-        "unchanged re-ingest <= 1 % of the first ingest at 50,000 papers": ("0.80 %", "met", 2.0),
+        "unchanged re-ingest <= 0.5 % of the first ingest at 50,000 papers": ("0.80 %", "missed", 2.0),
         "parse >= 20 MB/s on one core": ("19.0 MB/s (slowest size, 50,000)", "missed", 2.0),
-        "a sync where 1 % of the documents changed <= 5 % of the first ingest at 50,000 papers": (
+        "a sync where 1 % of the documents changed <= 2 % of the first ingest at 50,000 papers": (
             "5.25 %",
             "missed",
             2.2,
