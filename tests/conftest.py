@@ -19,6 +19,8 @@ NEO4J_ENV = ("NEO4J_URI", "NEO4J_USERNAME", "NEO4J_PASSWORD", "NEO4J_DATABASE")
 # The files that take longest (each over half a minute), run first: `make test` gives whole
 # files to two workers in collection order, so starting with these lets both finish together.
 SLOWEST_FIRST = (
+    "test_crash_import.py",
+    "test_crash_import_finish.py",
     "test_reliability.py",
     "test_differential.py",
     "test_crash.py",

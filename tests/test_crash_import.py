@@ -1,10 +1,14 @@
 """The offline import killed at each of its steps (tests/test_crash.py's switch), then the next
 command: the graph is the one before the import until the new store is complete, and from then
-on the new graph, finished, whatever step the import stopped at."""
+on the new graph, finished, whatever step the import stopped at.
+
+The walk is cut in two at the swap (`SWAP_STEPS`), in two files that the suite's two workers
+run side by side: each step costs an import and a restart of the server."""
 
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 from test_crash import EDITED, EXAMPLES, killed_at, small_corpus
 
@@ -13,8 +17,16 @@ from paperkg.run.ingest import ingest_paths
 from graph_dump import dump
 from procs import run
 
+# The export, the import beside the served graph, the record that its store is complete (the
+# old graph until here), the two renames of the swap and the record's removal.
+SWAP_STEPS = 6
+BEFORE_COMPLETE = 3  # the steps killed at which the old graph stays
 
-def test_an_offline_import_killed_at_any_step_leaves_the_old_graph_or_the_whole_new_one(kb, tmp_path):
+
+def walk_import(kb, tmp_path: Path, first: int, last: int | None) -> list[bool]:
+    """For k = first, …, last (None: until the import runs to its end): the old graph ingested,
+    `export --admin-import --load` of another corpus killed at step k, `paperkg stats`, and the
+    graph either the old one or the new one, whole. Whether each was the new one."""
     corpus = small_corpus(tmp_path)
     ingest_paths(kb, [corpus])
     new = dump(kb)
@@ -32,11 +44,15 @@ def test_an_offline_import_killed_at_any_step_leaves_the_old_graph_or_the_whole_
     old = dump(kb)
     assert old != new
     command = ("export", "--admin-import", str(export), str(corpus), "--load")
-    served_new = []  # at each step killed: whether the next command found the new graph
-    step = 1
-    while True:
+    served_new = []
+    step = first
+    while last is None or step <= last:
         old_graph()
         if not killed_at(step, *command):
+            assert last is None, f"the import ran to its end before step {step}"
+            kb.reconnect()
+            assert dump(kb) == new
+            assert kb.cypher("MATCH (l:IngestLock) RETURN count(l) AS locks") == [{"locks": 0}]
             break
         then = run("stats")
         assert then.returncode == 0, f"killed at step {step}, then: {then.stderr}"
@@ -45,10 +61,9 @@ def test_an_offline_import_killed_at_any_step_leaves_the_old_graph_or_the_whole_
         assert graph in (old, new), f"killed at step {step}: a graph that is neither"
         served_new.append(graph == new)
         step += 1
-    kb.reconnect()
-    assert dump(kb) == new
-    # The old graph until the new store is complete (the export, the import beside it, its record), the
-    # new one from the moment it is: the swap's steps, each finishing step.
-    assert served_new == [False] * 3 + [True] * (len(served_new) - 3), served_new
-    assert len(served_new) >= 9
-    assert kb.cypher("MATCH (l:IngestLock) RETURN count(l) AS locks") == [{"locks": 0}]
+    return served_new
+
+
+def test_an_import_killed_up_to_its_swap_leaves_the_old_graph_until_its_store_is_complete(kb, tmp_path):
+    served_new = walk_import(kb, tmp_path, 1, SWAP_STEPS)
+    assert served_new == [False] * BEFORE_COMPLETE + [True] * (SWAP_STEPS - BEFORE_COMPLETE)
