@@ -105,17 +105,12 @@ def open_driver(settings: Settings, start: bool = True) -> Driver:
     if settings.managed is not None:
         instance = settings.managed
         if instance.is_running() and instance.staged_orphan():
-            # An offline import stopped after its new store was complete: serve it, as its
-            # own restart would have.
+            # An offline import stopped after its new store was complete: the start below serves
+            # it, on the same ports, as the import's own restart would have.
             note(
                 f"an offline import into {instance.home} stopped before its graph was served: restarting Neo4j to serve it"
             )
-            ports = instance.ports()
             instance.stop()
-            try:
-                instance.start(bolt_port=ports.bolt, http_port=ports.http)
-            except ServerError as exc:
-                raise ConnectionFailed(str(exc)) from None
         elif not instance.is_running():
             if not start:
                 raise ConnectionFailed(f"the managed Neo4j in {instance.home} is not running: run `paperkg db start`")
@@ -123,6 +118,7 @@ def open_driver(settings: Settings, start: bool = True) -> Driver:
                 f"the managed Neo4j in {instance.home} is not running (NEO4J_URI is unset): starting it; "
                 "`paperkg db stop` stops it"
             )
+        if not instance.is_running():
             try:
                 instance.start()
             except ServerError as exc:

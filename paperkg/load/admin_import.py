@@ -284,9 +284,8 @@ class AdminImportLoader(Loader):
         import_into(instance, self.directory, database=STAGING_DATABASE)
         write_step()
         instance.stage_complete(os.getpid())
-        ports = instance.ports()
         instance.stop()
-        instance.start(bolt_port=ports.bolt, http_port=ports.http)  # serves the staged store
+        instance.start()  # on the ports it had, serving the staged store
         self.kb.reconnect()
         finish_import(self.kb)
         self.holder.mark_unfinished_load(None)
