@@ -50,6 +50,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import metadata
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -210,13 +212,7 @@ class Bench:
 
     def corpus(self, papers: int, work: Path) -> tuple[Path, dict[str, Any]]:
         """The synthetic corpus of `papers` (generated once, kept under --work) and its row."""
-        corpus = work / f"corpus-{papers}"
-        pages = max(1, papers // 100)
-        if not (corpus / ".complete").exists():
-            shutil.rmtree(corpus, ignore_errors=True)
-            generate(corpus, papers=papers, pages=pages, seed=self.args.seed)
-            (corpus / ".complete").write_text("")
-        return corpus, {"papers": papers, "pages": pages}
+        return synthetic_corpus(work, papers, self.args.seed), {"papers": papers, "pages": corpus_pages(papers)}
 
     def offline_only(self, papers: int, work: Path) -> dict[str, Any]:
         """The offline path alone, then the library queries on the graph it leaves."""
@@ -370,24 +366,13 @@ class Bench:
         """`paperkg sync` of the corpus with SYNC_FRACTION of its documents changed, half revised
         (synth.revised) and half deleted, on the graph of the corpus as it is; the
         files are put back afterwards (the graph is not: a fresh database follows)."""
-        files = sorted(path for path in corpus.iterdir() if not path.name.startswith("."))
-        chosen = random.Random(self.args.seed).sample(files, max(2, round(len(files) * SYNC_FRACTION)))
-        edited, deleted = chosen[: len(chosen) // 2], chosen[len(chosen) // 2 :]
-        originals = {path: path.read_bytes() for path in chosen}
-        try:
-            for path in edited:
-                path.write_text(revised(originals[path].decode("utf-8")), encoding="utf-8")
-            for path in deleted:
-                path.unlink()
+        with changed_files(corpus, self.args.seed) as (edited, deleted):
             load = loadavg()
             run = measured([sys.executable, "-m", "paperkg.cli", "sync", str(corpus), "--quiet"], self.instance.home)
-        finally:
-            for path, data in originals.items():
-                path.write_bytes(data)
         return {
             "seconds": round(run.seconds, 2),
-            "edited": len(edited),
-            "deleted": len(deleted),
+            "edited": edited,
+            "deleted": deleted,
             "rejected": run.rejected,
             "peak_rss_mb": run.peak_rss_mb,
             "fraction": round(run.seconds / first_ingest_seconds, 4),
@@ -610,6 +595,39 @@ class Bench:
 
 
 # -- LOAD CSV and the naive path ---------------------------------------------------------------
+
+
+def corpus_pages(papers: int) -> int:
+    return max(1, papers // 100)
+
+
+def synthetic_corpus(work: Path, papers: int, seed: int) -> Path:
+    """The synthetic corpus of `papers` under `work`, generated once and kept."""
+    corpus = work / f"corpus-{papers}"
+    if not (corpus / ".complete").exists():
+        shutil.rmtree(corpus, ignore_errors=True)
+        generate(corpus, papers=papers, pages=corpus_pages(papers), seed=seed)
+        (corpus / ".complete").write_text("")
+    return corpus
+
+
+@contextmanager
+def changed_files(corpus: Path, seed: int) -> Iterator[tuple[int, int]]:
+    """SYNC_FRACTION of the corpus's files changed, half revised (synth.revised) and half
+    deleted, for as long as the context lasts (then put back); gives (revised, deleted)."""
+    files = sorted(path for path in corpus.iterdir() if not path.name.startswith("."))
+    chosen = random.Random(seed).sample(files, max(2, round(len(files) * SYNC_FRACTION)))
+    edited, deleted = chosen[: len(chosen) // 2], chosen[len(chosen) // 2 :]
+    originals = {path: path.read_bytes() for path in chosen}
+    try:
+        for path in edited:
+            path.write_text(revised(originals[path].decode("utf-8")), encoding="utf-8")
+        for path in deleted:
+            path.unlink()
+        yield len(edited), len(deleted)
+    finally:
+        for path, data in originals.items():
+            path.write_bytes(data)
 
 
 def sample_sets(kb: KnowledgeBase) -> tuple[list[str], list[str]]:

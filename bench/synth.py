@@ -59,6 +59,7 @@ NEW_STYLE_FROM = date(2007, 4, 1)
 FIVE_DIGITS_FROM = date(2015, 1, 1)
 # Highest sequence number used in a month, by id style (arXiv stays below ~30,000 a month).
 _MONTHLY_NUMBERS = {3: 999, 4: 9999, 5: 29999}
+_OLD_ARCHIVES = ("cs", "stat", "q-bio", "math")
 
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _NOTE_OF = {identifier: sentence for sentence, identifier in NOTE_SENTENCES.items()}
@@ -355,13 +356,22 @@ class _Graph:
             first_day = posted[start].replace(day=1)
             digits = 5 if first_day >= FIVE_DIGITS_FROM else 4 if first_day >= NEW_STYLE_FROM else 3
             step = _MONTHLY_NUMBERS[digits] // (end - start)
+            # An old-style month with more papers than numbers (a corpus of a million) numbers
+            # each archive on its own; smaller corpora keep the ids (and bytes) they had.
+            shared = digits == 3 and step == 0
+            if shared:
+                step = _MONTHLY_NUMBERS[digits] // -(-(end - start) // len(_OLD_ARCHIVES))
             if step == 0:
                 raise ValueError(f"too many papers in {month[0]}-{month[1]:02d} for {digits}-digit arXiv numbers")
             stamp = f"{month[0] % 100:02d}{month[1]:02d}"
             for offset in range(end - start):
+                if shared:
+                    archive, slot = _OLD_ARCHIVES[offset % len(_OLD_ARCHIVES)], offset // len(_OLD_ARCHIVES)
+                    ids.append(f"{archive}/{stamp}{slot * step + rng.randint(1, step):03d}")
+                    continue
                 number = offset * step + rng.randint(1, step)  # disjoint ranges: unique, increasing
                 if digits == 3:
-                    ids.append(f"{rng.choice(('cs', 'stat', 'q-bio', 'math'))}/{stamp}{number:03d}")
+                    ids.append(f"{rng.choice(_OLD_ARCHIVES)}/{stamp}{number:03d}")
                 else:
                     ids.append(f"{stamp}.{number:0{digits}d}")
             start = end

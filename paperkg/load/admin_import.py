@@ -96,8 +96,10 @@ LOCK_COLUMNS = {
     "unfinished_load": "string",
     "load_kind": "string",
 }
-# Pass 2's spill (see _Spill): partitions on disk, and records held per partition before a write.
+# Pass 2's spill (see _Spill): partitions on disk, one per so many documents up to a most (so
+# a small corpus does not pay for many files), and records held per partition before a write.
 PARTITIONS = 64
+DOCUMENTS_PER_PARTITION = 1000
 SPILL_RECORDS = 500
 # Pass 1's documents per task of a worker process: each task's spooled documents cross a pipe at once.
 CHUNK_DOCUMENTS = 50
@@ -197,7 +199,9 @@ def export_files(
     with (
         tempfile.TemporaryDirectory(dir=out) as work,
         FileHashes(cache_path()) as hashes,
-        _Workers(_Shared(files, max_bytes, out, Path(work)), processes) as workers,
+        _Workers(
+            _Shared(files, max_bytes, out, Path(work), spill_partitions(len(files), processes)), processes
+        ) as workers,
     ):
         chunk_ends: list[int] = []
         # The evidence goes straight to the resolver, which lets it go once it has indexed
@@ -360,6 +364,7 @@ class _Shared:
     max_bytes: int
     out: Path  # the export's directory
     work: Path  # its working directory: every file the processes pass each other
+    partitions: int  # of each spill (spill_partitions)
 
     @property
     def spool(self) -> Path:
@@ -500,7 +505,7 @@ def _resolved(evidence: set[Evidence], shared: _Shared) -> list[_Csv]:
     table = _PaperTableWriter(len(evidence))
     works = works_of(evidence)
     del evidence  # the resolver holds it until it has indexed it
-    spill = _Spill(shared.work, _IDENTITIES)
+    spill = _Spill(shared.work, _IDENTITIES, shared.partitions)
     with (
         _Csv.nodes(shared.out, "Evidence") as evidence_file,
         _Csv.relationships(shared.out, "evidence_of") as evidence_of,
@@ -620,17 +625,17 @@ class _Edges:
 
 class _Spill:
     """What pass 2 combines per key (a paper's folded properties, claims and sources stated by
-    several documents, relationships asserted by several) spilled to disk in PARTITIONS files by
+    several documents, relationships asserted by several) spilled to disk in `partitions` files by
     key, so that each partition is combined on its own: memory holds one partition's share of
     the corpus, not all of it. Records of one key keep their order. Its files are named
     (`_spill_path`), so that another process reads them once they are closed."""
 
-    def __init__(self, directory: Path, name: str) -> None:
-        self.files = [open(_spill_path(directory, name, p), "wb") for p in range(PARTITIONS)]  # noqa: SIM115 (closed by close())
-        self.pending: list[list[tuple]] = [[] for _ in range(PARTITIONS)]
+    def __init__(self, directory: Path, name: str, partitions: int) -> None:
+        self.files = [open(_spill_path(directory, name, p), "wb") for p in range(partitions)]  # noqa: SIM115 (closed by close())
+        self.pending: list[list[tuple]] = [[] for _ in range(partitions)]
 
     def add(self, key: str, record: tuple) -> None:
-        partition = zlib.crc32(key.encode()) % PARTITIONS
+        partition = zlib.crc32(key.encode()) % len(self.files)
         pending = self.pending[partition]
         pending.append(record)
         if len(pending) >= SPILL_RECORDS:
@@ -645,6 +650,13 @@ class _Spill:
         for partition, spill in enumerate(self.files):
             self._flush(partition)
             spill.close()
+
+
+def spill_partitions(documents: int, processes: int) -> int:
+    """The partitions of an export's spills: one per DOCUMENTS_PER_PARTITION documents, so that
+    a partition's share stays that of a 64,000-document corpus's until PARTITIONS, and at
+    least one per process, so that each combines one."""
+    return min(PARTITIONS, max(processes, -(-documents // DOCUMENTS_PER_PARTITION)))
 
 
 def _spill_path(directory: Path, name: str, partition: int) -> Path:
@@ -688,7 +700,7 @@ def _second_pass(
     spills = [_IDENTITIES, *(_documents_spill(part) for part in range(len(ranges)))]
     combined = _combined_files(shared.out)
     try:
-        partitions = ((partition, spills) for partition in range(PARTITIONS))
+        partitions = ((partition, spills) for partition in range(shared.partitions))
         for partition, rows in enumerate(workers.map(_combined_part, partitions)):
             _append_parts(shared.work, partition, combined, rows)
     finally:
@@ -729,7 +741,7 @@ def _documents_part(shared: _Shared, part: int, start: int, stop: int, run_id: s
     """In a worker process: the rows of the spool's documents from byte `start` to `stop`, in
     part files and a spill of their own; how many rows each part file holds."""
     table = _PaperTable(shared.table)
-    spill = _Spill(shared.work, _documents_spill(part))
+    spill = _Spill(shared.work, _documents_spill(part), shared.partitions)
     files = _documents_files(shared.work, part)
     try:
         with open(shared.spool, "rb") as spool:
