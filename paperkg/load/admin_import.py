@@ -99,6 +99,7 @@ LOCK_COLUMNS = {
 # Pass 2's spill (see _Spill): partitions on disk, one per so many documents up to a most (so
 # a small corpus does not pay for many files), and records held per partition before a write.
 PARTITIONS = 64
+MIN_PARTITIONS = 8
 DOCUMENTS_PER_PARTITION = 1000
 SPILL_RECORDS = 500
 # Pass 1's documents per task of a worker process: each task's spooled documents cross a pipe at once.
@@ -199,9 +200,7 @@ def export_files(
     with (
         tempfile.TemporaryDirectory(dir=out) as work,
         FileHashes(cache_path()) as hashes,
-        _Workers(
-            _Shared(files, max_bytes, out, Path(work), spill_partitions(len(files), processes)), processes
-        ) as workers,
+        _Workers(_Shared(files, max_bytes, out, Path(work), spill_partitions(len(files))), processes) as workers,
     ):
         chunk_ends: list[int] = []
         # The evidence goes straight to the resolver, which lets it go once it has indexed
@@ -652,11 +651,12 @@ class _Spill:
             spill.close()
 
 
-def spill_partitions(documents: int, processes: int) -> int:
+def spill_partitions(documents: int) -> int:
     """The partitions of an export's spills: one per DOCUMENTS_PER_PARTITION documents, so that
-    a partition's share stays that of a 64,000-document corpus's until PARTITIONS, and at
-    least one per process, so that each combines one."""
-    return min(PARTITIONS, max(processes, -(-documents // DOCUMENTS_PER_PARTITION)))
+    a partition's share stays that of a 64,000-document corpus's until PARTITIONS, and at least
+    MIN_PARTITIONS, so that the worker processes share the combining. The documents alone decide
+    it: the files are the same whatever the number of processes."""
+    return min(PARTITIONS, max(MIN_PARTITIONS, -(-documents // DOCUMENTS_PER_PARTITION)))
 
 
 def _spill_path(directory: Path, name: str, partition: int) -> Path:
