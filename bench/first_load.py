@@ -51,7 +51,7 @@ def main() -> int:
             loads.append(bench.first_load(bench.load_csv, bench.warm_export, export_dir))
             if args.bulk:
                 bulks.append(bench.first_load(bench.bulk_ingest, bench.warm_corpus, corpus))
-            ingests.append(bench.first_load(bench.ingest, bench.warm_corpus, corpus))
+            ingests.append(bench.first_load(bench.ingest, bench.warm_corpus, corpus, warm=bench.warm_load(corpus)))
             load, ingest = loads[-1], ingests[-1]
             log(
                 f"pair {pair}: LOAD CSV {load['seconds']} s (load {load['load']}), ingest {ingest['seconds']} s "
