@@ -598,7 +598,7 @@ class Bench:
         }
 
 
-# -- LOAD CSV and the naive path ---------------------------------------------------------------
+# -- corpora ----------------------------------------------------------------------------------
 
 
 def corpus_pages(papers: int) -> int:
@@ -632,6 +632,9 @@ def changed_files(corpus: Path, seed: int) -> Iterator[tuple[int, int]]:
     finally:
         for path, data in originals.items():
             path.write_bytes(data)
+
+
+# -- LOAD CSV and the naive path ---------------------------------------------------------------
 
 
 def sample_sets(kb: KnowledgeBase) -> tuple[list[str], list[str]]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import inspect
 import os
 import pstats
 import shutil
@@ -34,7 +35,7 @@ from typing import Any
 import neo4j
 from run import cache_home, changed_files, free_port, measured, synthetic_corpus
 
-from paperkg.cypher_files import read_cypher_file
+from paperkg.cypher_files import statements
 from paperkg.db import KnowledgeBase, connect
 from paperkg.package_data import data_folder
 from paperkg.run import ingest
@@ -118,7 +119,7 @@ def timed_phases(phases: dict[str, list[float]]) -> Iterator[None]:
 
 
 def _timing(label: str, function: Callable, phases: dict[str, list[float]]) -> Callable:
-    if label.endswith(".load"):  # a generator: timed over its whole iteration
+    if inspect.isgeneratorfunction(function):  # timed over its whole iteration
 
         def generator(*args: Any, **kwargs: Any) -> Iterator[Any]:
             started = time.perf_counter()
@@ -164,12 +165,9 @@ def server_times(server: dict[str, list[float]]) -> Iterator[None]:
 
 
 def _pipeline_statements() -> dict[str, tuple[str, ...]]:
-    found: dict[str, tuple[str, ...]] = {}
-    for entry in data_folder("cypher").iterdir():
-        if entry.name.endswith(".cypher"):
-            loaded = read_cypher_file(entry)
-            found[loaded.name] = loaded.statements
-    return found
+    """The statements of every cypher/ file, by its name, from paperkg's own registry."""
+    names = (entry.name.removesuffix(".cypher") for entry in data_folder("cypher").iterdir())
+    return {name: statements(name) for name in names}
 
 
 @contextmanager

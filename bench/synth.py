@@ -358,14 +358,14 @@ class _Graph:
             step = _MONTHLY_NUMBERS[digits] // (end - start)
             # An old-style month with more papers than numbers (a corpus of a million) numbers
             # each archive on its own; smaller corpora keep the ids (and bytes) they had.
-            shared = digits == 3 and step == 0
-            if shared:
+            per_archive = digits == 3 and step == 0
+            if per_archive:
                 step = _MONTHLY_NUMBERS[digits] // -(-(end - start) // len(_OLD_ARCHIVES))
             if step == 0:
                 raise ValueError(f"too many papers in {month[0]}-{month[1]:02d} for {digits}-digit arXiv numbers")
             stamp = f"{month[0] % 100:02d}{month[1]:02d}"
             for offset in range(end - start):
-                if shared:
+                if per_archive:
                     archive, slot = _OLD_ARCHIVES[offset % len(_OLD_ARCHIVES)], offset // len(_OLD_ARCHIVES)
                     ids.append(f"{archive}/{stamp}{slot * step + rng.randint(1, step):03d}")
                     continue
