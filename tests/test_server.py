@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from paperkg.cli import main
+from paperkg.cypher_files import statements
 from paperkg.dirs import keep, user_cache_dir
+from paperkg.load.schema import apply_schema, schema_names
 from paperkg.server import Instance, ServerError, port_is_free
 
 
@@ -45,6 +47,20 @@ def test_schema_has_a_constraint_for_every_key(session_kb):
     } <= keys
     indexes = session_kb.cypher("SHOW INDEXES YIELD labelsOrTypes, properties, state")
     assert {"labelsOrTypes": ["Paper"], "properties": ["title_norm"], "state": "ONLINE"} in indexes
+
+
+def test_applying_the_schema_again_creates_the_index_it_lacks(kb):
+    def online() -> set[str]:
+        return {row["name"] for row in kb.read("schema_online")}
+
+    assert len(schema_names()) == len(statements("schema")) and schema_names() <= online()
+    kb.execute("DROP INDEX claim_status")
+    assert "claim_status" not in online()
+    apply_schema(kb)
+    assert schema_names() <= online()
+    assert kb.cypher("SHOW INDEXES YIELD name, properties WHERE name = 'claim_status' RETURN properties") == [
+        {"properties": ["status"]}
+    ]
 
 
 def test_start_twice_is_harmless(neo4j_instance, capsys):

@@ -3,7 +3,9 @@ then the derived properties those indexes serve, where a node lacks them."""
 
 from __future__ import annotations
 
-from paperkg.cypher_files import statement, statements
+import re
+
+from paperkg.cypher_files import CypherFileError, statement, statements
 from paperkg.db import KnowledgeBase
 from paperkg.graph.batch import chunks
 from paperkg.load.transactions import store_claim_status, store_title_lower
@@ -11,14 +13,31 @@ from paperkg.write_steps import write_step
 
 INDEX_WAIT_SECONDS = 300
 NODES_PER_TRANSACTION = 20_000
+# The name each statement of cypher/schema.cypher gives its index or constraint.
+SCHEMA_NAME = re.compile(r"CREATE (?:[A-Z]+ )?(?:CONSTRAINT|INDEX) (\w+) IF NOT EXISTS ")
 
 
 def apply_schema(kb: KnowledgeBase) -> None:
+    """Create what the schema lacks and wait until it is online, then store the derived
+    properties. Every run begins here: a schema that is whole and online is read in one
+    statement, where applying it again costs a round trip for each of its statements."""
     write_step()
-    for text in statements("schema"):
-        kb.execute(text.rstrip(";"))
-    kb.execute(statement("await_indexes"), seconds=INDEX_WAIT_SECONDS)
+    if not schema_names() <= {row["name"] for row in kb.read("schema_online")}:
+        for text in statements("schema"):
+            kb.execute(text.rstrip(";"))
+        kb.execute(statement("await_indexes"), seconds=INDEX_WAIT_SECONDS)
     store_derived_properties(kb)
+
+
+def schema_names() -> set[str]:
+    """The names of the indexes and constraints cypher/schema.cypher creates."""
+    names = set()
+    for text in statements("schema"):
+        found = SCHEMA_NAME.match(text)
+        if found is None:
+            raise CypherFileError(f"cypher/schema.cypher: a statement names no index or constraint: {text[:80]}")
+        names.add(found[1])
+    return names
 
 
 def store_derived_properties(kb: KnowledgeBase) -> None:
