@@ -202,12 +202,7 @@ class Bench:
         # A small corpus of another seed: each timed path first runs on it in the same server,
         # then the graph is emptied, so neither path is timed on a cold JVM (a fresh server
         # runs its first ingest of 2k papers about twice as slowly as its third).
-        papers = args.warm_up_papers
-        self.warm_corpus = work / f"warm-up-{papers}"
-        if not (self.warm_corpus / ".complete").exists():
-            shutil.rmtree(self.warm_corpus, ignore_errors=True)
-            generate(self.warm_corpus, papers=papers, pages=max(1, papers // 100), seed=args.seed + 1)
-            (self.warm_corpus / ".complete").write_text("")
+        self.warm_corpus = warm_up_corpus(work, args.warm_up_papers, args.seed)
         self.warm_export = instance.home / "import" / self.warm_corpus.name
 
     def corpus(self, papers: int, work: Path) -> tuple[Path, dict[str, Any]]:
@@ -607,7 +602,15 @@ def corpus_pages(papers: int) -> int:
 
 def synthetic_corpus(work: Path, papers: int, seed: int) -> Path:
     """The synthetic corpus of `papers` under `work`, generated once and kept."""
-    corpus = work / f"corpus-{papers}"
+    return _kept_corpus(work / f"corpus-{papers}", papers, seed)
+
+
+def warm_up_corpus(work: Path, papers: int, seed: int) -> Path:
+    """The warm-up corpus of `papers` under `work`, of the seed after the corpora's, generated once and kept."""
+    return _kept_corpus(work / f"warm-up-{papers}", papers, seed + 1)
+
+
+def _kept_corpus(corpus: Path, papers: int, seed: int) -> Path:
     if not (corpus / ".complete").exists():
         shutil.rmtree(corpus, ignore_errors=True)
         generate(corpus, papers=papers, pages=corpus_pages(papers), seed=seed)

@@ -1,6 +1,7 @@
-"""Where the nightly sync's time goes: the 1 % changed `paperkg sync` of bench/run.py, profiled.
+"""Where the nightly sync's time goes: the 1 % changed `paperkg sync` of bench/run.py, profiled;
+with --first-load, the first `paperkg ingest` of the corpus instead.
 
-    .venv-bench/bin/python bench/sync_profile.py [--papers 50000] [--work /tmp/paperkg-bench]
+    .venv-bench/bin/python bench/sync_profile.py [--papers 50000] [--first-load] [--work /tmp/paperkg-bench]
 
 On a Neo4j of its own (a home under --work), it loads the synthetic corpus of bench/run.py by
 `paperkg ingest`, re-ingests it once unchanged (the file-hash cache then knows every file, as
@@ -13,6 +14,13 @@ revised, half deleted), and runs `sync_directory` in this process, with:
   `result_consumed_after` its summaries report), summed by the cypher/*.cypher file it comes from;
 * the client's time in paperkg's functions (cProfile, own time).
 
+With --first-load, the corpus is loaded by `ingest_paths` in this process into the empty graph,
+the path it takes on its own (the bulk load from 1,000 documents), after the warm-up corpus of
+bench/run.py has been loaded by that path and removed in the same server, as bench/run.py's first
+loads are: its phases, the bulk load's steps among them, and the server's time for each
+statement, those the bulk load runs outside transaction functions included; not the client's
+functions (the export's worker processes, forked from this one, would run profiled too).
+
 Prints the three tables. Not part of the test suite; bench/run.py measures the sync's figure.
 """
 
@@ -23,6 +31,7 @@ import cProfile
 import inspect
 import os
 import pstats
+import re
 import shutil
 import sys
 import time
@@ -33,17 +42,19 @@ from pathlib import Path
 from typing import Any
 
 import neo4j
-from run import cache_home, changed_files, free_port, measured, synthetic_corpus
+from run import WARM_UP_PAPERS, cache_home, changed_files, free_port, measured, synthetic_corpus, warm_up_corpus
 
 from paperkg.cypher_files import statements
 from paperkg.db import KnowledgeBase, connect
+from paperkg.load import bulk
 from paperkg.package_data import data_folder
 from paperkg.run import ingest
+from paperkg.run.ingest import RunOptions
 from paperkg.run.report import RunReport
 from paperkg.server import Instance
 
 # The run's steps, by the module attribute each is: a step is timed from call to return.
-PHASES = (
+SYNC_PHASES = (
     (ingest, "discover"),
     (ingest, "apply_schema"),
     (ingest, "check_graph_format"),
@@ -56,11 +67,27 @@ PHASES = (
     (ingest, "_refresh_answers"),
     (RunReport, "record"),
 )
+# A first load's steps: the bulk load's among them.
+FIRST_LOAD_PHASES = (
+    (ingest, "discover"),
+    (ingest, "apply_schema"),
+    (ingest, "check_graph_format"),
+    (ingest, "_loader"),
+    (KnowledgeBase, "stats"),
+    (bulk, "export_files"),
+    (bulk, "exported_documents"),
+    (bulk, "load_export"),
+    (bulk, "store_derived_properties"),
+    (bulk, "record_import"),
+    (ingest, "_refresh_answers"),
+    (RunReport, "record"),
+)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--papers", type=int, default=50_000)
+    parser.add_argument("--first-load", action="store_true", help="profile the first ingest instead of the sync")
     parser.add_argument("--work", default="/tmp/paperkg-bench", help="corpora and the profile's Neo4j home")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--heap", default="2g")
@@ -75,40 +102,57 @@ def main() -> int:
     os.environ["XDG_CACHE_HOME"] = str(cache_home(instance.home))
     shutil.rmtree(cache_home(instance.home) / "paperkg", ignore_errors=True)
     instance.start(bolt_port=free_port(), http_port=free_port(), heap=args.heap, pagecache=args.pagecache)
-    try:
-        for what in ("first load", "unchanged re-ingest"):
-            run = measured([sys.executable, "-m", "paperkg.cli", "ingest", str(corpus), "--quiet"], instance.home)
-            print(f"{what}: {run.seconds:.2f} s", flush=True)
-        with changed_files(corpus, args.seed) as (edited, deleted), connect(home=str(instance.home)) as kb:
-            phases: dict[str, list[float]] = defaultdict(list)
-            server: dict[str, list[float]] = defaultdict(list)
-            transactions: dict[str, list[float]] = defaultdict(list)
-            profile = cProfile.Profile()
-            with timed_phases(phases), server_times(server), transaction_times(transactions):
-                started = time.perf_counter()
+    phases: dict[str, list[float]] = defaultdict(list)
+    server: dict[str, list[float]] = defaultdict(list)
+    transactions: dict[str, list[float]] = defaultdict(list)
+    # Not for a first load: its export's worker processes, forked while it ran, would run under it too.
+    profile = None if args.first_load else cProfile.Profile()
+
+    def profiled(run: Callable[[KnowledgeBase], RunReport], kb: KnowledgeBase) -> tuple[RunReport, float]:
+        steps = FIRST_LOAD_PHASES if args.first_load else SYNC_PHASES
+        with timed_phases(phases, steps), server_times(server), transaction_times(transactions):
+            started = time.perf_counter()
+            if profile:
                 profile.enable()
-                report = ingest.sync_directory(kb, corpus)
+            report = run(kb)
+            if profile:
                 profile.disable()
-                seconds = time.perf_counter() - started
+            return report, time.perf_counter() - started
+
+    try:
+        if args.first_load:
+            with connect(home=str(instance.home)) as kb:
+                ingest.ingest_paths(kb, [warm_up_corpus(work, WARM_UP_PAPERS, args.seed)], RunOptions(bulk=True))
+                kb.reset()
+                shutil.rmtree(cache_home(instance.home) / "paperkg")  # a first ingest reads every file
+                report, seconds = profiled(lambda kb: ingest.ingest_paths(kb, [corpus]), kb)
+            heading = f"first ingest of {args.papers:,} papers, by the {report.loader} load"
+        else:
+            for what in ("first load", "unchanged re-ingest"):
+                run = measured([sys.executable, "-m", "paperkg.cli", "ingest", str(corpus), "--quiet"], instance.home)
+                print(f"{what}: {run.seconds:.2f} s", flush=True)
+            with changed_files(corpus, args.seed) as (edited, deleted), connect(home=str(instance.home)) as kb:
+                report, seconds = profiled(lambda kb: ingest.sync_directory(kb, corpus), kb)
+            heading = f"sync of {args.papers:,} papers, {edited} revised and {deleted} deleted"
     finally:
         instance.stop()
-    statuses = report.totals
-    print(f"\nsync of {args.papers:,} papers, {edited} revised and {deleted} deleted: {seconds:.2f} s in this process")
-    print(f"documents: {statuses}\n")
+    print(f"\n{heading}: {seconds:.2f} s in this process")
+    print(f"documents: {report.totals}\n")
     print(table("phase (wall)", phases, seconds))
     print()
     print(table("write transaction (wall, commit included)", transactions))
     print()
     print(table("statement (server time)", server))
-    print()
-    print(client_table(profile, args.top))
+    if profile:
+        print()
+        print(client_table(profile, args.top))
     return 0
 
 
 @contextmanager
-def timed_phases(phases: dict[str, list[float]]) -> Iterator[None]:
-    """Each of PHASES timed into `phases` while the context lasts (the attribute put back after)."""
-    originals = [(owner, name, getattr(owner, name)) for owner, name in PHASES]
+def timed_phases(phases: dict[str, list[float]], steps: tuple[tuple[Any, str], ...]) -> Iterator[None]:
+    """Each of `steps` timed into `phases` while the context lasts (the attribute put back after)."""
+    originals = [(owner, name, getattr(owner, name)) for owner, name in steps]
     for owner, name, function in originals:
         setattr(owner, name, _timing(f"{getattr(owner, '__name__', owner)}.{name}", function, phases))
     try:
@@ -142,26 +186,38 @@ def _timing(label: str, function: Callable, phases: dict[str, list[float]]) -> C
 
 @contextmanager
 def server_times(server: dict[str, list[float]]) -> Iterator[None]:
-    """The server's milliseconds for each statement run in a transaction function, by the name of
-    its cypher/ file: read from the results' summary metadata once the run is over (the
-    results of a committed transaction can no longer be consumed, but keep what the server said)."""
-    names = {text: name for name, texts in _pipeline_statements().items() for text in texts}
+    """The server's milliseconds for each statement, run in a transaction function or on its own
+    (the bulk load's LOAD CSV), by the name of its cypher/ file (and the CSV file a LOAD CSV
+    reads): read from the results' summary metadata once the run is over (the results of a
+    committed transaction can no longer be consumed, but keep what the server said)."""
+    names = {text: _label(name, text) for name, texts in _pipeline_statements().items() for text in texts}
     results: list[tuple[str, Any]] = []
-    original = neo4j.ManagedTransaction.run
+    originals = {owner: owner.run for owner in (neo4j.ManagedTransaction, neo4j.Session)}
 
-    def run(self: neo4j.ManagedTransaction, query: Any, *args: Any, **kwargs: Any) -> Any:
-        result = original(self, query, *args, **kwargs)
-        results.append((names.get(str(query), "(other)"), result))
-        return result
+    def recording(original: Callable) -> Callable:
+        def run(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+            result = original(self, query, *args, **kwargs)
+            text = query.text if isinstance(query, neo4j.Query) else str(query)
+            results.append((names.get(text, "(other)"), result))
+            return result
 
-    neo4j.ManagedTransaction.run = run  # type: ignore[method-assign]
+        return run
+
+    for owner, original in originals.items():
+        owner.run = recording(original)  # type: ignore[method-assign]
     try:
         yield
     finally:
-        neo4j.ManagedTransaction.run = original  # type: ignore[method-assign]
+        for owner, original in originals.items():
+            owner.run = original  # type: ignore[method-assign]
         for name, result in results:
             metadata = result._metadata  # what the server reported when the result ended
             server[name].append((metadata.get("t_first", 0) + metadata.get("t_last", 0)) / 1000)
+
+
+def _label(name: str, text: str) -> str:
+    read = re.search(r"'/(\w+\.csv)'", text)
+    return f"{name} ({read[1]})" if read else name
 
 
 def _pipeline_statements() -> dict[str, tuple[str, ...]]:
