@@ -49,7 +49,6 @@ from paperkg.db import KnowledgeBase, connect
 from paperkg.load import bulk
 from paperkg.package_data import data_folder
 from paperkg.run import ingest
-from paperkg.run.ingest import RunOptions
 from paperkg.run.report import RunReport
 from paperkg.server import Instance
 
@@ -108,31 +107,31 @@ def main() -> int:
     # Not for a first load: its export's worker processes, forked while it ran, would run under it too.
     profile = None if args.first_load else cProfile.Profile()
 
-    def profiled(run: Callable[[KnowledgeBase], RunReport], kb: KnowledgeBase) -> tuple[RunReport, float]:
+    def profiled(run: Callable[[], RunReport]) -> tuple[RunReport, float]:
         steps = FIRST_LOAD_PHASES if args.first_load else SYNC_PHASES
         with timed_phases(phases, steps), server_times(server), transaction_times(transactions):
             started = time.perf_counter()
-            if profile:
+            if profile is not None:
                 profile.enable()
-            report = run(kb)
-            if profile:
+            report = run()
+            if profile is not None:
                 profile.disable()
             return report, time.perf_counter() - started
 
     try:
         if args.first_load:
             with connect(home=str(instance.home)) as kb:
-                ingest.ingest_paths(kb, [warm_up_corpus(work, WARM_UP_PAPERS, args.seed)], RunOptions(bulk=True))
+                ingest.bulk_ingest(kb, [warm_up_corpus(work, WARM_UP_PAPERS, args.seed)])
                 kb.reset()
                 shutil.rmtree(cache_home(instance.home) / "paperkg")  # a first ingest reads every file
-                report, seconds = profiled(lambda kb: ingest.ingest_paths(kb, [corpus]), kb)
+                report, seconds = profiled(lambda: ingest.ingest_paths(kb, [corpus]))
             heading = f"first ingest of {args.papers:,} papers, by the {report.loader} load"
         else:
             for what in ("first load", "unchanged re-ingest"):
                 run = measured([sys.executable, "-m", "paperkg.cli", "ingest", str(corpus), "--quiet"], instance.home)
                 print(f"{what}: {run.seconds:.2f} s", flush=True)
             with changed_files(corpus, args.seed) as (edited, deleted), connect(home=str(instance.home)) as kb:
-                report, seconds = profiled(lambda kb: ingest.sync_directory(kb, corpus), kb)
+                report, seconds = profiled(lambda: ingest.sync_directory(kb, corpus))
             heading = f"sync of {args.papers:,} papers, {edited} revised and {deleted} deleted"
     finally:
         instance.stop()
@@ -143,7 +142,7 @@ def main() -> int:
     print(table("write transaction (wall, commit included)", transactions))
     print()
     print(table("statement (server time)", server))
-    if profile:
+    if profile is not None:
         print()
         print(client_table(profile, args.top))
     return 0
