@@ -27,10 +27,10 @@ test suite's):
 
 Each timed first load (paperkg's and LOAD CSV's) starts from a fresh database and runs first
 on a small warm-up corpus in the same server, whose graph is then emptied, so no path is timed
-on a cold JVM. The default 300 papers keep the series comparable with earlier runs; the JIT
-is still warming after them, paperkg's path more than LOAD CSV's, and `--warm-up-papers` sets
-a larger warm-up. The two alternate; up to
-10,000 papers each runs three times and the median counts, the largest corpora (minutes per
+on a cold JVM; the timing starts once the server is idle again (`settle`). The default 300
+papers keep the series comparable with earlier runs; the JIT is still warming after them,
+paperkg's path more than LOAD CSV's, and `--warm-up-papers` sets a larger warm-up. The two
+alternate; up to 10,000 papers each runs three times and the median counts, the largest corpora (minutes per
 load) once. Prints a table and writes the figures to bench/results.json. Not part of the test
 suite.
 """
@@ -90,6 +90,11 @@ FIRST_LOAD_RUNS = 3  # for corpora up to REPEATED_UP_TO papers
 REPEATED_UP_TO = 10_000
 WARM_UP_PAPERS = 300
 RSS_SAMPLE_SECONDS = 0.2
+# Before a timed first load, the server is left until it is idle: below SETTLED_CPU of a core
+# over SETTLE_INTERVAL seconds (at most SETTLE_LIMIT seconds in all).
+SETTLED_CPU = 0.05
+SETTLE_INTERVAL = 0.5
+SETTLE_LIMIT = 30.0
 THREAD_SAMPLE_SECONDS = 0.2
 # The bulk load's commit clause where it takes two transactions at once (cypher/bulk_load.cypher).
 CONCURRENT_BATCHES = re.compile(r"IN \d+ CONCURRENT TRANSACTIONS OF \d+ ROWS")
@@ -305,9 +310,10 @@ class Bench:
         pid = self.instance.pid()
         if pid is None:
             raise SystemExit(f"the benchmark's server in {self.instance.home} stopped")
+        settled = settle(pid)
         with ThreadCpu(pid) as server:
             run = load(source)
-        return {**run, "server_cpu": server.seconds()}
+        return {**run, "server_cpu": server.seconds(), "settled_after": settled}
 
     def fresh_database(self) -> None:
         """Stop the server, remove its databases and start it again: an empty store."""
@@ -862,6 +868,22 @@ def thread_times(pid: int) -> dict[str, ThreadTimes]:
             continue
         threads[tid] = ThreadTimes(thread_group(name), seconds, waited_ns / 1e9)
     return threads
+
+
+def settle(pid: int) -> float:
+    """Wait until the server `pid` is idle, and return the seconds waited. After the warm-up
+    and the emptying of its graph, its JIT compilers go on compiling what the warm-up made hot
+    for a second or so: a load timed at once would share the machine with that, and a load
+    whose client is busy from its first second (the export of paperkg's bulk load) more than
+    one that leaves the server a core to itself."""
+    started = time.perf_counter()
+    used = process_cpu_seconds(pid)
+    while time.perf_counter() - started < SETTLE_LIMIT:
+        time.sleep(SETTLE_INTERVAL)
+        used, before = process_cpu_seconds(pid), used
+        if used - before < SETTLED_CPU * SETTLE_INTERVAL:
+            break
+    return round(time.perf_counter() - started, 1)
 
 
 def process_cpu_seconds(pid: int) -> float:

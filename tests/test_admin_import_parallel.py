@@ -119,3 +119,26 @@ def test_two_evidence_with_one_key_cannot_be_exported(tmp_path):
 )
 def test_the_second_pass_cuts_the_spool_at_chunk_ends_into_ranges_of_about_equal_bytes(chunk_ends, count, ranges):
     assert admin_import._ranges(chunk_ends, count) == ranges
+
+
+@pytest.mark.parametrize(
+    ("count", "processes", "chunks"),
+    [
+        (12, 1, [(0, 6), (6, 9), (9, 10), (10, 11), (11, 12)]),
+        (12, 2, [(0, 3), (3, 5), (5, 6), (6, 7), (7, 8), (8, 9), (9, 10), (10, 11), (11, 12)]),
+        (1, 2, [(0, 1)]),
+        (0, 2, []),
+    ],
+)
+def test_the_first_pass_reads_every_document_once_in_chunks_that_shrink_towards_the_end(count, processes, chunks):
+    assert list(admin_import.document_chunks(count, processes)) == chunks
+
+
+def test_the_first_pass_chunks_are_chunk_documents_long_until_the_last_processes_share(monkeypatch):
+    monkeypatch.setattr(admin_import, "CHUNK_DOCUMENTS", 50)
+    chunks = list(admin_import.document_chunks(2020, 2))
+    assert chunks[0] == (0, 50) and chunks[-1] == (2019, 2020)
+    assert [start for start, _ in chunks[1:]] == [stop for _, stop in chunks[:-1]]
+    sizes = [stop - start for start, stop in chunks]
+    assert sizes == sorted(sizes, reverse=True)
+    assert sizes.count(50) == 37  # while 4 × 50 documents or more remain: 2,020 - 37 × 50 = 170
