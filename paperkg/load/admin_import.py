@@ -106,6 +106,9 @@ DOCUMENTS_PER_PARTITION = 1000
 SPILL_RECORDS = 500
 # Pass 1's documents per task of a worker process: each task's spooled documents cross a pipe at once.
 CHUNK_DOCUMENTS = 50
+# Files read per write to the file-hash cache: each is a transaction of its SQLite file, synced
+# to disk, so one per chunk of documents would keep this process waiting on the disk.
+FILES_PER_RECORD = 1000
 # Pass 2's ranges of the spool per process: a range of long documents (claim-check pages) takes
 # longer than one of cards of the same bytes, and with several each the processes finish together.
 RANGES_PER_PROCESS = 4
@@ -459,10 +462,14 @@ def _first_pass(workers: _Workers, summary: ExportSummary, chunk_ends: list[int]
     to `chunk_ends`, and the files read are recorded in `hashes`."""
     evidence: set[Evidence] = set()
     chunks = document_chunks(len(workers.shared.files), workers.processes)
+    unrecorded: list[tuple] = []  # the file-hash cache's rows, recorded a few chunks at a time
     with open(workers.shared.spool, "wb") as spool:
         for rejected, found, documents, spooled, read_files in workers.map(_parsed, chunks):
             summary.rejected.extend(rejected)
-            hashes.record(read_files)
+            unrecorded.extend(read_files)
+            if len(unrecorded) >= FILES_PER_RECORD:
+                hashes.record(unrecorded)
+                unrecorded = []
             # In the order first found, as one process reading the documents in order adds them,
             # so that the set and the works resolved from it are the same.
             for e in found:
@@ -472,6 +479,7 @@ def _first_pass(workers: _Workers, summary: ExportSummary, chunk_ends: list[int]
             spool.write(spooled)
             chunk_ends.append(spool.tell())
             summary.documents += documents
+    hashes.record(unrecorded)
     return evidence
 
 
