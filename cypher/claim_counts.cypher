@@ -7,15 +7,21 @@
 // papers making the given claims and for the given papers, whose claims may have come, moved
 // or gone (a write, a merge or split, a retraction, an offline import).
 //
+// Each branch seeks its claims or papers by their key (the hints): planned from statistics, the
+// claims' branch may instead read every paper's MAKES and join, many times the work of a seek
+// per claim, depending on when the graph was last sampled.
+//
 // param claims: list — claim_ids of the claims whose status was stored
 // param papers: list — paper_ids of further papers whose claims may have changed
 CALL () {
   UNWIND $claims AS claim_id
-  MATCH (p:Paper)-[:MAKES]->(:Claim {claim_id: claim_id})
+  MATCH (p:Paper)-[:MAKES]->(c:Claim {claim_id: claim_id})
+  USING INDEX c:Claim(claim_id)
   RETURN p
   UNION
   UNWIND $papers AS paper_id
   MATCH (p:Paper {paper_id: paper_id})
+  USING INDEX p:Paper(paper_id)
   RETURN p
 }
 CALL (p) {

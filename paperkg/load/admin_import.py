@@ -22,10 +22,12 @@ are combined one at a time.
 
 Every pass uses the machine's cores (`processes`, one per CPU by default). Worker processes,
 forked at the start while the parent holds little more than the files' paths, parse the first
-pass's documents a chunk of files each; the parent merges each chunk's evidence in the order it
-was first found and spools the chunk's documents in the order of the files. In the second pass
-each worker maps one contiguous range of the spool (the table is mapped from its file, shared,
-never copied) into part files and spill partitions of its own. Each partition is then combined
+pass's documents a chunk of files each (`document_chunks`: smaller towards the end, so that the
+workers finish together); the parent merges each chunk's evidence in the order it was first
+found and spools the chunk's documents in the order of the files. In the second pass the spool
+is cut into contiguous ranges, a few per worker, and a free worker maps the next range (the
+table is mapped from its file, shared, never copied) into part files and spill partitions of
+its own. Each partition is then combined
 by a worker from the identities' spill and the ranges' spills in the ranges' order, so that a
 key's records keep the order of the documents; the parent appends every part file to its CSV in
 order. So the files are those one process writes, byte for byte (but the documents' run and
@@ -232,8 +234,8 @@ def export_files(
 def _fewer_collections() -> Iterator[None]:
     """The export's processes with the cyclic collector run less often (the workers, forked
     inside, inherit it). They make and drop millions of small dicts, lists and tuples, almost
-    none in a cycle, and at the default thresholds the collector's passes over them take a
-    tenth of the export's time; reference counting still frees them as they go."""
+    none in a cycle: at the default thresholds the collector keeps walking them for nothing,
+    and reference counting frees them as they go."""
     thresholds = gc.get_threshold()
     gc.set_threshold(*EXPORT_GC_THRESHOLDS)
     try:
@@ -938,7 +940,7 @@ def _cell_of_list(value: Any) -> str:
 
 
 def _cell_of_text(value: Any) -> str:
-    return '"' + str(value).replace('"', '""') + '"'
+    return _quote(str(value))
 
 
 _CELLS: dict[str, Callable[[Any], str]] = {
