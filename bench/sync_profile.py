@@ -17,9 +17,10 @@ revised, half deleted), and runs `sync_directory` in this process, with:
 With --first-load, the corpus is loaded by `ingest_paths` in this process into the empty graph,
 the path it takes on its own (the bulk load from 1,000 documents), after the warm-up corpus of
 bench/run.py has been loaded by that path and removed in the same server, and the server is
-idle again, as bench/run.py's first loads are: its phases, the bulk load's steps among them, and the server's time for each
-statement, those the bulk load runs outside transaction functions included; not the client's
-functions (the export's worker processes, forked from this one, would run profiled too).
+idle again, as bench/run.py's first loads are: its phases, the bulk load's steps among them,
+and the server's time for each statement, those the bulk load runs outside transaction
+functions included; not the client's functions (the export's worker processes, forked from
+this one, would run profiled too).
 
 Prints the three tables. Not part of the test suite; bench/run.py measures the sync's figure.
 """
