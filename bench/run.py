@@ -60,6 +60,7 @@ from paperkg.corpus import files
 from paperkg.corpus.discovery import discover
 from paperkg.cypher_files import read_cypher_file, statements
 from paperkg.db import KnowledgeBase, connect
+from paperkg.history import runs
 from paperkg.limits import BULK_MIN_DOCUMENTS, DOCS_PER_TRANSACTION
 from paperkg.load.admin_import import (
     ARRAY_DELIMITER,
@@ -233,9 +234,9 @@ class Bench:
         """The first `paperkg ingest` alone, into a fresh database after the warm-up corpus."""
         corpus, row = self.corpus(papers, work)
         log(f"== ingest only, {papers:,} papers: {corpus}")
-        warm = self.warm_load(corpus)
-        row["ingest"] = self.first_load(self.ingest, self.warm_corpus, corpus, warm=warm)
-        row["ingest"]["path"] = "bulk" if warm == self.bulk_ingest else "transactions"
+        row["ingest"] = self.first_load(self.ingest, self.warm_corpus, corpus, warm=self.warm_load(corpus))
+        with self.kb() as kb:
+            row["ingest"]["path"] = runs(kb, limit=1)[0]["loader"]  # the path the run took on its own
         row["items"] = row["ingest"]["items"]
         log(f"ingest: {row['ingest']}")
         return row
@@ -307,10 +308,7 @@ class Bench:
         # A first ingest reads every file; the server's classpath and extension stay cached.
         for path in (cache_home(self.instance.home) / "paperkg").glob(f"{files.FILE_NAME}*"):
             path.unlink()
-        pid = self.instance.pid()
-        if pid is None:
-            raise SystemExit(f"the benchmark's server in {self.instance.home} stopped")
-        settled = settle(pid)
+        pid, settled = idle_server(self.instance)
         with ThreadCpu(pid) as server:
             run = load(source)
         return {**run, "server_cpu": server.seconds(), "settled_after": settled}
@@ -870,6 +868,14 @@ def thread_times(pid: int) -> dict[str, ThreadTimes]:
     return threads
 
 
+def idle_server(instance: Instance) -> tuple[int, float]:
+    """The running server's pid once it is idle (`settle`), and the seconds that took."""
+    pid = instance.pid()
+    if pid is None:
+        raise SystemExit(f"the benchmark's server in {instance.home} stopped")
+    return pid, settle(pid)
+
+
 def settle(pid: int) -> float:
     """Wait until the server `pid` is idle, and return the seconds waited. After the warm-up
     and the emptying of its graph, its JIT compilers go on compiling what the warm-up made hot
@@ -1157,11 +1163,19 @@ def table(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+# The server's threads that run statements: a session's own, and those of the concurrent
+# transactions of `CALL { … } IN n CONCURRENT TRANSACTIONS`.
+STATEMENT_THREADS = ("neo4j.BoltWorke", "neo4j.CypherTra")
+
+
 def _cpu_split(run: dict[str, Any]) -> str:
-    threads = run["server_cpu"]["threads"]
-    parts = " / ".join(str(threads.get(name, 0)) for name in ("neo4j.BoltWorke", "C2 CompilerThre", "GC Thread"))
-    waited = run["server_cpu"]["waited"].get("neo4j.BoltWorke", 0)
-    return f"{run['server_cpu']['seconds']} ({parts}, waited {waited})"
+    threads, waited = run["server_cpu"]["threads"], run["server_cpu"]["waited"]
+    statements = round(sum(threads.get(name, 0) for name in STATEMENT_THREADS), 1)
+    parts = " / ".join(
+        str(seconds) for seconds in (statements, threads.get("C2 CompilerThre", 0), threads.get("GC Thread", 0))
+    )
+    waited_statements = round(sum(waited.get(name, 0) for name in STATEMENT_THREADS), 1)
+    return f"{run['server_cpu']['seconds']} ({parts}, waited {waited_statements})"
 
 
 def partial_table(run: dict[str, Any]) -> str:

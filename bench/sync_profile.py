@@ -48,8 +48,8 @@ from run import (
     cache_home,
     changed_files,
     free_port,
+    idle_server,
     measured,
-    settle,
     synthetic_corpus,
     warm_up_corpus,
 )
@@ -134,10 +134,7 @@ def main() -> int:
                 ingest.bulk_ingest(kb, [warm_up_corpus(work, WARM_UP_PAPERS, args.seed)])
                 kb.reset()
                 shutil.rmtree(cache_home(instance.home) / "paperkg")  # a first ingest reads every file
-                pid = instance.pid()
-                if pid is None:
-                    raise SystemExit(f"the profile's server in {instance.home} stopped")
-                settle(pid)  # as bench/run.py's first loads are timed: once the server is idle
+                idle_server(instance)  # as bench/run.py's first loads are timed: once the server is idle
                 report, seconds = profiled(lambda: ingest.ingest_paths(kb, [corpus]))
             heading = f"first ingest of {args.papers:,} papers, by the {report.loader} load"
         else:

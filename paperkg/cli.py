@@ -524,8 +524,8 @@ def cmd_runs(args: argparse.Namespace) -> int:
         error = f" ({run['error']})" if run["error"] else ""
         exit_code = "-" if run["exit_code"] is None else run["exit_code"]
         print(
-            f"{run['run_id']}  {run['started_at']}  {took:>6}  exit {exit_code} {run['status']}{error}  {counted}  "
-            f"changes {run['changes']}"
+            f"{run['run_id']}  {run['started_at']}  {took:>6}  {run['loader'] or '-':<12}  "
+            f"exit {exit_code} {run['status']}{error}  {counted}  changes {run['changes']}"
         )
     return EXIT_OK
 

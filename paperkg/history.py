@@ -57,6 +57,7 @@ def runs(kb: KnowledgeBase, limit: int = 1000) -> list[dict[str, Any]]:
                 if run
                 else None,
                 "error": run.get("error"),
+                "loader": run.get("loader"),  # the way it wrote (paperkg.load); None: no record, or an older one
                 "change_sets": row["change_sets"],
                 "changes": row["changes"],
                 "last_commit": row["last_commit"],

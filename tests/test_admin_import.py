@@ -166,7 +166,7 @@ def test_an_import_is_a_run_whose_change_set_is_everything_added(import_server, 
         finish_import(kb)  # the import is recorded once
         at_import = graph_state(kb)
         (run,) = runs(kb)
-        assert (run["status"], run["exit_code"], run["change_sets"]) == ("ok", 0, 1)
+        assert (run["status"], run["exit_code"], run["change_sets"], run["loader"]) == ("ok", 0, 1, "admin-import")
         assert run["totals"] == {"seen": 3, "new": 3, "changed": 0, "unchanged": 0, "rejected": 0, "retracted": 0}
         everything = {entity: len(states) for entity, states in at_import.items()}
         assert everything == {"work": 5, "cites": 6, "claim": 3, "check": 2, "source": 2}
@@ -187,4 +187,7 @@ def test_an_import_is_a_run_whose_change_set_is_everything_added(import_server, 
         assert states(changes(kb, run=run["run_id"])) == added
         now = graph_state(kb)
         assert states(changes(kb, since="2000-01-01")) == differences({name: {} for name in now}, now)
-        assert [r["run_id"] for r in runs(kb)] == [sync.run_id, run["run_id"]]
+        assert [(r["run_id"], r["loader"]) for r in runs(kb)] == [
+            (sync.run_id, "transactions"),
+            (run["run_id"], "admin-import"),
+        ]

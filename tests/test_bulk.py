@@ -92,7 +92,9 @@ def test_ingest_loads_a_corpus_at_the_threshold_into_the_empty_managed_graph_in_
     assert report.loader == "bulk" and report.rows_written == {}  # the export does not count them
     assert report.summary_dict()["loader"] == "bulk"
     assert (report.totals["new"], report.totals["rejected"]) == (files - 1, 1)
-    assert kb.cypher("MATCH (r:IngestRun) RETURN r.action AS action") == [{"action": "import"}]
+    assert kb.cypher("MATCH (r:IngestRun) RETURN r.action AS action, r.loader AS loader") == [
+        {"action": "import", "loader": "bulk"}
+    ]
     # Into a graph that holds nodes, transactions: they read what the graph holds.
     again = ingest_paths(kb, [corpus], RunOptions(bulk_min_documents=1))
     assert again.loader == "transactions" and again.totals["unchanged"] == files - 1
@@ -178,7 +180,7 @@ def test_the_command_prints_the_run_and_one_line_per_rejected_document(kb, corpu
 
 
 def test_a_bulk_load_interrupted_after_it_began_writing_removes_what_it_wrote(kb, corpus, monkeypatch):
-    def interrupted(kb):
+    def interrupted(kb, loader):
         raise KeyboardInterrupt  # as Ctrl-C would, once every file has been loaded
 
     monkeypatch.setattr(bulk, "record_import", interrupted)

@@ -238,9 +238,16 @@ def test_the_commands_list_runs_and_changes(kb, sequence, capsys):
     assert main(["runs", "--json"]) == 0
     history = json.loads(capsys.readouterr().out)
     assert [run["run_id"] for run in history] == [second, first]  # newest first
-    assert [(run["status"], run["exit_code"]) for run in history] == [("ok", 0), ("ok", 0)]
+    assert [(run["status"], run["exit_code"], run["loader"]) for run in history] == [
+        ("ok", 0, "transactions"),
+        ("ok", 0, "transactions"),
+    ]
     assert history[0]["totals"] == {"seen": 1, "new": 0, "changed": 0, "unchanged": 1, "rejected": 0, "retracted": 1}
     assert history[1]["totals"]["new"] == 2 and history[1]["seconds"] >= 0
+    assert main(["runs"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert [line.split("  ")[0] for line in listed] == [second, first]
+    assert all("  transactions  exit 0 ok  " in line for line in listed), listed
 
     assert main(["changes", "--run", second[:8], "--json"]) == 0
     out = json.loads(capsys.readouterr().out)

@@ -74,7 +74,7 @@ from paperkg.graph.identity import Evidence, works_of
 from paperkg.graph.rows import Assertions
 from paperkg.limits import MAX_DOCUMENT_BYTES
 from paperkg.load.graph_format import STAMP_NAME, check_graph_format, stamp_properties
-from paperkg.load.import_run import record_import
+from paperkg.load.import_run import IMPORT_LOADER, record_import
 from paperkg.load.loader import LOCK_NAME, Holder, Loader, LoadOptions
 from paperkg.load.schema import apply_schema
 from paperkg.server import DATABASE, HOME_MODE, STAGING_DATABASE, Instance, require_java
@@ -284,7 +284,7 @@ class AdminImportLoader(Loader):
     the old graph, or the new one for the next command to finish. `summary` says what the
     export wrote."""
 
-    name = "admin-import"
+    name = IMPORT_LOADER
 
     def __init__(self, kb: KnowledgeBase, holder: Holder, directory: Path, options: LoadOptions | None = None) -> None:
         super().__init__()

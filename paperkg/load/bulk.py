@@ -108,7 +108,7 @@ class BulkLoader(Loader):
                     # The derived properties; the schema itself is the run's, applied before the load.
                     write_step()
                     store_derived_properties(kb)
-                    recorded = record_import(kb)
+                    recorded = record_import(kb, self.name)
                 except BaseException as exc:  # interrupted too: half a graph must not stay
                     # If this fails as well (the server gone), the mark stays with the lock,
                     # which is then not released: the next holder removes what was written.

@@ -21,18 +21,19 @@ from paperkg.graph.changes import record_whole_changes
 from paperkg.write_steps import write_step
 
 IMPORT_ACTION = "import"
+IMPORT_LOADER = "admin-import"  # the loader an offline import's run is recorded with (AdminImportLoader)
 
 
-def record_import(kb: KnowledgeBase) -> dict[str, int]:
+def record_import(kb: KnowledgeBase, loader: str = IMPORT_LOADER) -> dict[str, int]:
     """Record the run of the import that made this graph, if it is a fresh import (documents,
-    no run history): each run recorded (none for a graph that has a history) with the things
-    its change set counts."""
+    no run history), as written by `loader`: each run recorded (none for a graph that has a
+    history) with the things its change set counts."""
     write_step()
     with kb.session() as session:
-        return session.execute_write(_record)
+        return session.execute_write(_record, loader)
 
 
-def _record(tx: ManagedTransaction) -> dict[str, int]:
+def _record(tx: ManagedTransaction, loader: str) -> dict[str, int]:
     recorded = {}
     for row in list(tx.run(statement("import_origin"))):
         exported = row["exported"].to_native() if row["exported"] is not None else datetime.now(UTC)
@@ -51,6 +52,7 @@ def _record(tx: ManagedTransaction) -> dict[str, int]:
                 "retracted": 0,
                 "status": "ok",
                 "action": IMPORT_ACTION,
+                "loader": loader,
                 "run_started": exported.isoformat(timespec="microseconds"),
                 "change_sets": 1,
             },

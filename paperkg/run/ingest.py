@@ -228,6 +228,7 @@ def _record_failure(kb: KnowledgeBase, report: RunReport, exc: BaseException) ->
                 "ended_at": now(),
                 **report.totals,
                 "status": "failed",
+                "loader": report.loader,
                 "error": (first_line(exc) if str(exc) else type(exc).__name__)[:RUN_ERROR_CHARS],
             },
         )

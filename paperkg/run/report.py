@@ -77,8 +77,8 @@ class RunReport:
         return {**self.summary_dict(), "documents": [asdict(document) for document in self.documents]}
 
     def record(self, kb: KnowledgeBase, **properties: Any) -> None:
-        """End the run now and record it as its IngestRun: its times, totals and status, and
-        `properties`."""
+        """End the run now and record it as its IngestRun: its times, totals, status and loader,
+        and `properties`."""
         self.ended_at = now()
         write_step()
         kb.execute(
@@ -89,6 +89,7 @@ class RunReport:
                 "ended_at": self.ended_at,
                 **self.totals,
                 "status": "ok" if self.ok else "rejected",
+                "loader": self.loader,
                 **properties,
             },
         )
