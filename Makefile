@@ -31,10 +31,12 @@ run: $(BIN)/paperkg
 	@echo "Explore in Neo4j Browser at the address above; more questions: $(BIN)/paperkg query --list"
 
 # Two workers, each with its own session Neo4j; a file's tests stay together in one worker
-# (module fixtures). Much of the suite waits on servers, so two share two cores well.
+# (module fixtures). Much of the suite waits on servers, so two share two cores well. The files
+# go out in the order tests/conftest.py gives them, the slowest first: xdist's own order (the
+# files with most tests first) leaves the crash walks, one long test each, to the end.
 TEST_WORKERS ?= 2
 test: $(VENV)/.test-extras
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 # ruff (lint and format), mypy and the import layers (import-linter), on the checkout as it is.
 lint: $(VENV)/.test-extras
