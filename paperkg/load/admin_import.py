@@ -27,11 +27,11 @@ workers finish together); the parent merges each chunk's evidence in the order i
 found and spools the chunk's documents in the order of the files. In the second pass the spool
 is cut into contiguous ranges, a few per worker, and a free worker maps the next range (the
 table is mapped from its file, shared, never copied) into part files and spill partitions of
-its own. Each partition is then combined
-by a worker from the identities' spill and the ranges' spills in the ranges' order, so that a
-key's records keep the order of the documents; the parent appends every part file to its CSV in
-order. So the files are those one process writes, byte for byte (but the documents' run and
-time). With one process everything runs in the parent, without workers.
+its own. Each partition is then combined by a worker from the identities' spill and the
+ranges' spills in the ranges' order, so that a key's records keep the order of the documents;
+the parent appends every part file to its CSV in order. So the files are those one process
+writes, byte for byte (but the documents' run and time). With one process everything runs in
+the parent, without workers.
 """
 
 from __future__ import annotations
