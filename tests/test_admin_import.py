@@ -7,6 +7,7 @@ import shutil
 import time
 from collections import Counter
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from test_file_hashes import SETTLE
 from test_ingest import PAGE, SEVEN_WORKS
 
 from paperkg.cli import main
+from paperkg.corpus.discovery import discover
 from paperkg.db import connect
 from paperkg.history import changes, runs
 from paperkg.load.admin_import import (
@@ -23,12 +25,14 @@ from paperkg.load.admin_import import (
     LOCK_COLUMNS,
     NODES,
     RELATIONSHIPS,
+    AdminImportLoader,
     export_admin_import,
     finish_import,
     import_into,
 )
 from paperkg.load.graph_format import GRAPH_FORMAT, RELEASE
 from paperkg.run.ingest import ingest_paths, sync_directory
+from paperkg.run.lock import IngestLock
 from paperkg.server import Instance
 
 from graph_dump import dump
@@ -191,3 +195,24 @@ def test_an_import_is_a_run_whose_change_set_is_everything_added(import_server, 
             (sync.run_id, "transactions"),
             (run["run_id"], "admin-import"),
         ]
+
+
+def test_the_graph_an_offline_import_swaps_in_shows_its_lock_alive_from_the_swap(import_server, tmp_path):
+    """The swapped-in graph holds the lock as the export wrote it, before the import: its holder
+    shows it alive at once, or a run waiting on the lock could take over an import that took
+    longer than the lock's stale_after."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    shutil.copy(INVENTED / "card_2501.10001.txt", corpus)
+    export = tmp_path / "export"
+    with connect(home=str(import_server.home)) as kb, IngestLock(kb) as lock:
+        parts = AdminImportLoader(kb, lock, export).load(discover([corpus]).files, "a-run")
+        assert next(parts) == []  # the export is written: nothing rejected
+        (exported_lock,) = read(export / "ingestlock.csv")
+        assert [result.status for result in next(parts)] == ["new"]
+        (held,) = kb.cypher(
+            "MATCH (l:IngestLock) RETURN l.owner AS owner, l.heartbeat AS heartbeat, l.unfinished_load AS unfinished"
+        )
+        written = datetime.fromisoformat(exported_lock["heartbeat:datetime"] or "")
+        assert (held["owner"], held["unfinished"]) == (lock.owner, None)
+        assert held["heartbeat"].to_native() > written

@@ -24,8 +24,9 @@ from conftest import free_port
 
 from paperkg.db import connect
 from paperkg.load.bulk import DIRECTORY_PREFIX
+from paperkg.load.loader import heartbeats
 from paperkg.run.ingest import ingest_paths
-from paperkg.run.lock import IngestLock, LockLost
+from paperkg.run.lock import IngestLock, LockHeld, LockLost
 from paperkg.server import Instance, process_start
 
 from graph_dump import dump
@@ -456,6 +457,21 @@ def test_a_run_whose_lock_was_taken_over_stops_at_its_next_heartbeat_due(kb):
         time.sleep(0.25)
         lock.heartbeat()
     assert lock_holder(kb)["owner"] == "a-run-that-took-it-over"  # not released: it is not ours
+
+
+@pytest.mark.parametrize("beating", [True, False], ids=["shown-alive", "silent"])
+def test_a_step_longer_than_stale_after_keeps_the_lock_while_it_shows_it_alive(kb, beating):
+    # An export or an offline import does not return for minutes: it runs under heartbeats,
+    # or a run waiting on the lock takes it over once the last heartbeat is stale_after old.
+    with IngestLock(kb, stale_after=1) as lock, heartbeats(lock) if beating else ExitStack():
+        time.sleep(1.5)
+        waiting = IngestLock(kb, stale_after=1)
+        if beating:
+            with pytest.raises(LockHeld):
+                waiting.acquire()
+        else:
+            waiting.acquire()
+        assert lock_holder(kb)["owner"] == (lock.owner if beating else waiting.owner)
 
 
 # -- bad documents among good ones -------------------------------------------------------

@@ -75,7 +75,7 @@ from paperkg.graph.rows import Assertions
 from paperkg.limits import MAX_DOCUMENT_BYTES
 from paperkg.load.graph_format import STAMP_NAME, check_graph_format, stamp_properties
 from paperkg.load.import_run import IMPORT_LOADER, record_import
-from paperkg.load.loader import LOCK_NAME, Holder, Loader, LoadOptions
+from paperkg.load.loader import LOCK_NAME, Holder, Loader, LoadOptions, heartbeats
 from paperkg.load.schema import apply_schema
 from paperkg.server import DATABASE, HOME_MODE, STAGING_DATABASE, Instance, require_java
 from paperkg.write_steps import write_step
@@ -299,26 +299,32 @@ class AdminImportLoader(Loader):
         self.instance = kb.managed
 
     def load(self, files: Sequence[Path], run_id: str) -> Iterator[list[DocumentResult]]:
-        write_step()  # the export
-        self.summary = export_files(
-            PathList(files),
-            self.directory,
-            max_bytes=self.options.max_bytes,
-            processes=self.options.processes,
-            run_id=run_id,
-            lock=self.holder.holder,
-        )
+        instance, holder = self.instance, self.holder
+        # The lock is shown alive through each long step while the server is up: a run that
+        # waits on a lock older than its `stale_after` takes it over.
+        with heartbeats(holder):
+            write_step()  # the export
+            self.summary = export_files(
+                PathList(files),
+                self.directory,
+                max_bytes=self.options.max_bytes,
+                processes=self.options.processes,
+                run_id=run_id,
+                lock=holder.holder,
+            )
         yield self.summary.rejected
-        instance = self.instance
-        write_step()  # the import, beside the served graph
-        import_into(instance, self.directory, database=STAGING_DATABASE)
+        with heartbeats(holder):
+            write_step()  # the import, beside the served graph
+            import_into(instance, self.directory, database=STAGING_DATABASE)
         write_step()
         instance.stage_complete(os.getpid())
         instance.stop()
         instance.start()  # on the ports it had, serving the staged store
         self.kb.reconnect()
-        finish_import(self.kb)
-        self.holder.mark_unfinished_load(None)
+        holder.heartbeat(now=True)  # the swapped-in graph's lock is as old as the export
+        with heartbeats(holder):
+            finish_import(self.kb)
+        holder.mark_unfinished_load(None)
         yield list(exported_documents(self.directory))
 
 

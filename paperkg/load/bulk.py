@@ -22,10 +22,8 @@ from __future__ import annotations
 
 import csv
 import shutil
-import threading
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -40,7 +38,7 @@ from paperkg.db import KnowledgeBase, first_line
 from paperkg.errors import PaperkgError
 from paperkg.load.admin_import import ARRAY_DELIMITER, NODES, RELATIONSHIPS, export_files, exported_documents, node_file
 from paperkg.load.import_run import IMPORT_ACTION, record_import
-from paperkg.load.loader import HEARTBEATS_PER_STALE_AFTER, Holder, Loader, LoadOptions
+from paperkg.load.loader import Holder, Loader, LoadOptions, heartbeats
 from paperkg.load.schema import store_derived_properties
 from paperkg.server import Instance
 from paperkg.write_steps import write_step
@@ -91,7 +89,7 @@ class BulkLoader(Loader):
         # Marked from before the export, so that a load killed at any point leaves no export behind.
         holder.mark_unfinished_load(run_id, BULK)
         try:
-            with _heartbeats(holder):
+            with heartbeats(holder):
                 try:
                     write_step()  # the export, into the server's import directory
                     summary = export_files(
@@ -186,29 +184,3 @@ def discard_unfinished_load(kb: KnowledgeBase, load: str) -> None:
         session.run(statement("discard_unfinished_load")).consume()
     if kb.managed is not None:
         shutil.rmtree(kb.managed.home / "import" / f"{DIRECTORY_PREFIX}{load}", ignore_errors=True)
-
-
-@contextmanager
-def _heartbeats(holder: Holder) -> Iterator[None]:
-    """Keep the lock shown alive while the export and the load run (neither returns for minutes
-    on a large corpus); a lost lock is raised when they end."""
-    stop = threading.Event()
-    lost: list[Exception] = []
-
-    def beat() -> None:
-        while not stop.wait(holder.stale_after / HEARTBEATS_PER_STALE_AFTER):
-            try:
-                holder.heartbeat()
-            except Exception as exc:  # raised in the caller's thread below
-                lost.append(exc)
-                return
-
-    thread = threading.Thread(target=beat, name="paperkg-lock-heartbeat", daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        thread.join()
-    if lost:
-        raise lost[0]

@@ -20,9 +20,11 @@ A fourth loader is one class: `load` writes the files' documents and yields thei
 
 from __future__ import annotations
 
+import threading
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
@@ -55,9 +57,36 @@ class Holder(Protocol):
     stale_after: int
     holder: dict[str, Any]
 
-    def heartbeat(self) -> None: ...
+    def heartbeat(self, now: bool = False) -> None: ...
 
     def mark_unfinished_load(self, load: str | None, kind: str | None = None) -> None: ...
+
+
+@contextmanager
+def heartbeats(holder: Holder) -> Iterator[None]:
+    """Keep the lock shown alive while a step that does not return for minutes runs (an export,
+    a load, an offline import); a lost lock is raised when the step ends. The server must stay
+    up throughout: a heartbeat that cannot reach it counts as the lock lost."""
+    stop = threading.Event()
+    lost: list[Exception] = []
+
+    def beat() -> None:
+        while not stop.wait(holder.stale_after / HEARTBEATS_PER_STALE_AFTER):
+            try:
+                holder.heartbeat()
+            except Exception as exc:  # raised in the caller's thread below
+                lost.append(exc)
+                return
+
+    thread = threading.Thread(target=beat, name="paperkg-lock-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+    if lost:
+        raise lost[0]
 
 
 @dataclass

@@ -91,12 +91,14 @@ class IngestLock:
                 )
             time.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
 
-    def heartbeat(self) -> None:
+    def heartbeat(self, now: bool = False) -> None:
         """Show the holder is alive, at most every HEARTBEATS_PER_STALE_AFTER-th of `stale_after`
         (one round trip per batch was a large share of a re-ingest of unchanged documents).
         The lock can only be taken over once a heartbeat is `stale_after` old, so the first
-        call after that still finds it lost, as one per batch would."""
-        if time.monotonic() - self.beaten_at < self.stale_after / HEARTBEATS_PER_STALE_AFTER:
+        call after that still finds it lost, as one per batch would. `now`: at once, however
+        recently the lock was shown alive: the graph an offline import swaps in holds the lock
+        as its export wrote it, before the import."""
+        if not now and time.monotonic() - self.beaten_at < self.stale_after / HEARTBEATS_PER_STALE_AFTER:
             return
         if not self.kb.execute(statement("lock_heartbeat"), name=LOCK_NAME, owner=self.owner):
             raise LockLost("the ingestion lock was taken over by another run; stopping")
