@@ -656,8 +656,8 @@ def build_parser() -> argparse.ArgumentParser:
     db.add_argument("--home", help="instance home (default: $PAPERKG_HOME or ~/.local/share/paperkg)")
     db.add_argument("--bolt-port", type=int, help="Bolt port on 127.0.0.1 (default 7687, or the home's last)")
     db.add_argument("--http-port", type=int, help="HTTP port on 127.0.0.1 (default 7474, or the home's last)")
-    db.add_argument("--heap", default="1g", help="JVM heap size (default 1g)")
-    db.add_argument("--pagecache", default="512m", help="page cache size (default 512m)")
+    db.add_argument("--heap", help="JVM heap size (default 1g, or the home's last)")
+    db.add_argument("--pagecache", help="page cache size (default 512m, or the home's last)")
 
     parse = command(
         "parse",

@@ -28,6 +28,7 @@ import time
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from paperkg.dirs import keep, user_cache_dir
 from paperkg.errors import PaperkgError
@@ -39,6 +40,8 @@ from . import browser_guide
 NEO4J_VERSION = "5.26.16"
 DEFAULT_BOLT_PORT = 7687
 DEFAULT_HTTP_PORT = 7474
+DEFAULT_HEAP = "1g"
+DEFAULT_PAGECACHE = "512m"
 LOOPBACK = "127.0.0.1"
 ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
 # The options Neo4j's own launcher passes by default (its neo4j.conf's server.jvm.additional),
@@ -82,6 +85,14 @@ class ServerError(PaperkgError):
 class Ports:
     bolt: int = DEFAULT_BOLT_PORT
     http: int = DEFAULT_HTTP_PORT
+
+
+@dataclass(frozen=True)
+class Memory:
+    """The server's JVM heap and page cache, as Neo4j's size settings write them ('1g', '512m')."""
+
+    heap: str = DEFAULT_HEAP
+    pagecache: str = DEFAULT_PAGECACHE
 
 
 def default_home() -> Path:
@@ -128,15 +139,40 @@ class Instance:
 
     def ports(self) -> Ports:
         """The ports recorded at the last start (defaults for a new home)."""
-        if not self.state_file.exists():
+        state = self._state()
+        if state is None:
             return Ports()
         try:
-            state = json.loads(self.state_file.read_text())
             return Ports(bolt=int(state["bolt_port"]), http=int(state["http_port"]))
         except (ValueError, KeyError, TypeError) as exc:
-            raise ServerError(
-                f"{self.state_file} is corrupt ({exc.__class__.__name__}); remove it and run `paperkg db start` again"
-            ) from None
+            raise self._corrupt(exc) from None
+
+    def memory(self) -> Memory:
+        """The heap and page cache of the last start (defaults for a new home, or one whose last
+        start recorded none): a restart, by paperkg or by hand, keeps what `db start` was given."""
+        state = self._state()
+        if state is None:
+            return Memory()
+        try:
+            return Memory(
+                heap=str(state.get("heap", DEFAULT_HEAP)), pagecache=str(state.get("pagecache", DEFAULT_PAGECACHE))
+            )
+        except AttributeError as exc:  # not an object
+            raise self._corrupt(exc) from None
+
+    def _state(self) -> Any:
+        """instance.json as written at the last start, or None for a home not started yet."""
+        try:
+            return json.loads(self.state_file.read_text())
+        except FileNotFoundError:
+            return None
+        except ValueError as exc:
+            raise self._corrupt(exc) from None
+
+    def _corrupt(self, exc: Exception) -> ServerError:
+        return ServerError(
+            f"{self.state_file} is corrupt ({exc.__class__.__name__}); remove it and run `paperkg db start` again"
+        )
 
     @property
     def bolt_uri(self) -> str:
@@ -214,13 +250,16 @@ class Instance:
         self,
         bolt_port: int | None = None,
         http_port: int | None = None,
-        heap: str = "1g",
-        pagecache: str = "512m",
+        heap: str | None = None,
+        pagecache: str | None = None,
         timeout: float = 180.0,
     ) -> bool:
-        """Start the server and return once Bolt answers. Returns False when it was already running."""
+        """Start the server and return once Bolt answers. Returns False when it was already running.
+        A port or size not given is the last start's (Instance.ports, Instance.memory)."""
         current = self.ports()
         ports = Ports(bolt=bolt_port or current.bolt, http=http_port or current.http)
+        last = self.memory()
+        memory = Memory(heap=heap or last.heap, pagecache=pagecache or last.pagecache)
         if self.is_running():
             if ports != current:
                 raise ServerError(
@@ -237,14 +276,14 @@ class Instance:
                     f"{name} port {port} on {LOOPBACK} is already in use; "
                     f"choose another with `paperkg db start {option} N`"
                 )
-        self._prepare_home(ports, pagecache)
+        self._prepare_home(ports, memory)
         self._serve_staged()
         # plugins/* as in Neo4j's own launcher: unmanaged extensions load from the classpath.
         classpath = self.classpath() + os.pathsep + str(self.home / "plugins" / "*")
         command = [
             java,
-            f"-Xms{heap}",
-            f"-Xmx{heap}",
+            f"-Xms{memory.heap}",
+            f"-Xmx{memory.heap}",
             *JVM_DEFAULTS,
             *JVM_OPENS,
             "-cp",
@@ -291,14 +330,18 @@ class Instance:
 
     # -- internals -----------------------------------------------------------------------
 
-    def _prepare_home(self, ports: Ports, pagecache: str) -> None:
+    def _prepare_home(self, ports: Ports, memory: Memory) -> None:
         for sub in HOME_SUBDIRECTORIES:
             (self.home / sub).mkdir(parents=True, exist_ok=True)
         self._restrict_home()
-        self.state_file.write_text(
-            json.dumps({"bolt_port": ports.bolt, "http_port": ports.http, "neo4j_version": NEO4J_VERSION}, indent=2)
-            + "\n"
-        )
+        state = {
+            "bolt_port": ports.bolt,
+            "http_port": ports.http,
+            "heap": memory.heap,
+            "pagecache": memory.pagecache,
+            "neo4j_version": NEO4J_VERSION,
+        }
+        self.state_file.write_text(json.dumps(state, indent=2) + "\n")
         directories = {name: self.home / name for name in ("data", "logs", "run", "import", "plugins")}
         lines = [
             "# Written by paperkg at every start; edit paperkg/server.py instead.",
@@ -313,7 +356,7 @@ class Instance:
             # a local knowledge base reports nothing about itself, and may have no network.
             "dbms.usage_report.enabled=false",
             "dbms.security.auth_enabled=true",
-            f"server.memory.pagecache.size={pagecache}",
+            f"server.memory.pagecache.size={memory.pagecache}",
             # LOAD CSV reads only from the instance's import directory, never from the network:
             # the block list holds every IPv4 and IPv6 address (Neo4j 5 has it as an internal
             # setting only), so a query cannot make the server fetch a URL.

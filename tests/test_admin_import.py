@@ -138,10 +138,14 @@ def import_server(tmp_path_factory) -> Iterator[Instance]:
     instance.stop()
 
 
+# Not the defaults: a restart must keep what the server was started with.
+HEAP, PAGECACHE = "512m", "128m"
+
+
 def imported_into(instance: Instance, directory: Path) -> None:
     instance.stop()
     import_into(instance, directory)
-    instance.start(bolt_port=free_port(), http_port=free_port())
+    instance.start(bolt_port=free_port(), http_port=free_port(), heap=HEAP, pagecache=PAGECACHE)
 
 
 def test_the_imported_graph_is_the_ingested_graph(kb, seeds_dir, exported, import_server):
@@ -197,10 +201,13 @@ def test_an_import_is_a_run_whose_change_set_is_everything_added(import_server, 
         ]
 
 
-def test_the_graph_an_offline_import_swaps_in_shows_its_lock_alive_from_the_swap(import_server, tmp_path):
-    """The swapped-in graph holds the lock as the export wrote it, before the import: its holder
-    shows it alive at once, or a run waiting on the lock could take over an import that took
-    longer than the lock's stale_after."""
+def test_the_restart_of_an_offline_import_keeps_the_servers_sizes_and_shows_the_lock_alive(import_server, tmp_path):
+    """The server comes back with the heap and page cache it had. The swapped-in graph holds the
+    lock as the export wrote it, before the import: its holder shows it alive at once, or a run
+    waiting on the lock could take over an import that took longer than the lock's stale_after."""
+    if not import_server.is_running():
+        import_server.start(bolt_port=free_port(), http_port=free_port(), heap=HEAP, pagecache=PAGECACHE)
+    before = import_server.pid()
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     shutil.copy(INVENTED / "card_2501.10001.txt", corpus)
@@ -216,3 +223,8 @@ def test_the_graph_an_offline_import_swaps_in_shows_its_lock_alive_from_the_swap
         written = datetime.fromisoformat(exported_lock["heartbeat:datetime"] or "")
         assert (held["owner"], held["unfinished"]) == (lock.owner, None)
         assert held["heartbeat"].to_native() > written
+    after = import_server.pid()
+    command_line = Path(f"/proc/{after}/cmdline").read_bytes().split(b"\0")
+    assert after != before and f"-Xmx{HEAP}".encode() in command_line
+    settings = (import_server.home / "conf" / "neo4j.conf").read_text().splitlines()
+    assert f"server.memory.pagecache.size={PAGECACHE}" in settings

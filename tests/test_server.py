@@ -14,7 +14,7 @@ from paperkg.cli import main
 from paperkg.cypher_files import statements
 from paperkg.dirs import keep, user_cache_dir
 from paperkg.load.schema import apply_schema, schema_names
-from paperkg.server import Instance, ServerError, port_is_free
+from paperkg.server import Instance, Memory, ServerError, port_is_free
 
 
 def test_bolt_answers_return_1(session_kb):
@@ -122,6 +122,15 @@ def test_second_instance_runs_side_by_side_and_stops_cleanly(neo4j_instance, tmp
     assert not Path(f"/proc/{pid}").exists()
     assert port_is_free(bolt)
     assert other.stop() is False
+
+
+def test_a_home_keeps_the_sizes_of_its_last_start_and_one_that_recorded_none_has_the_defaults(tmp_path):
+    home = Instance(tmp_path)
+    assert home.memory() == Memory("1g", "512m")  # never started
+    home.state_file.write_text('{"bolt_port": 7687, "http_port": 7474, "neo4j_version": "5.26.16"}')
+    assert home.memory() == Memory("1g", "512m")  # started by a release that recorded no sizes
+    home.state_file.write_text('{"bolt_port": 7687, "http_port": 7474, "heap": "4g", "pagecache": "12g"}')
+    assert home.memory() == Memory("4g", "12g")
 
 
 def test_corrupt_instance_state_is_a_clear_error(tmp_path, capsys):
