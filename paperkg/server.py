@@ -266,6 +266,11 @@ class Instance:
                     f"the server in {self.home} is already running on Bolt {current.bolt} / "
                     f"HTTP {current.http}; stop it first to change ports"
                 )
+            if memory != last:
+                raise ServerError(
+                    f"the server in {self.home} is already running with heap {last.heap} and page cache "
+                    f"{last.pagecache}; stop it first to change them"
+                )
             self._wait_for_bolt(timeout, process=None)
             return False
         java = require_java()

@@ -109,6 +109,18 @@ def test_port_in_use_is_named_in_the_error(neo4j_instance, tmp_path):
         Instance(tmp_path).start(bolt_port=busy, http_port=busy + 1)
 
 
+def test_a_running_server_is_started_again_only_with_its_own_ports_and_sizes(neo4j_instance):
+    ports, memory = neo4j_instance.ports(), neo4j_instance.memory()
+    assert neo4j_instance.start() is False  # already running: nothing asked to change
+    assert neo4j_instance.start(bolt_port=ports.bolt, heap=memory.heap, pagecache=memory.pagecache) is False
+    with pytest.raises(ServerError, match=f"already running on Bolt {ports.bolt} .*stop it first to change ports"):
+        neo4j_instance.start(bolt_port=ports.bolt + 1)
+    other = "3g" if memory.heap != "3g" else "2g"
+    with pytest.raises(ServerError, match=f"running with heap {memory.heap} and .*stop it first to change them"):
+        neo4j_instance.start(heap=other)
+    assert neo4j_instance.memory() == memory and neo4j_instance.is_running()
+
+
 def test_second_instance_runs_side_by_side_and_stops_cleanly(neo4j_instance, tmp_path):
     from conftest import free_port
 
