@@ -57,7 +57,11 @@ def cmd_db(args: argparse.Namespace) -> int:
         print("Neo4j stopped" if instance.stop() else "Neo4j was not running")
         return EXIT_OK
     if instance.is_running():
-        print(f"running: Bolt {instance.bolt_uri}, Neo4j Browser {instance.browser_url}, home {instance.home}")
+        memory = instance.memory()
+        print(
+            f"running: Bolt {instance.bolt_uri}, Neo4j Browser {instance.browser_url}, "
+            f"heap {memory.heap}, page cache {memory.pagecache}, home {instance.home}"
+        )
         return EXIT_OK
     print(f"stopped (home {instance.home})")
     return EXIT_STOPPED

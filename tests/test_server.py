@@ -70,8 +70,12 @@ def test_start_twice_is_harmless(neo4j_instance, capsys):
     assert neo4j_instance.pid() == pid
 
 
-def test_status_exit_codes(neo4j_instance, tmp_path, capsys):
+def test_status_exit_codes_and_what_a_running_server_was_started_with(neo4j_instance, tmp_path, capsys):
     assert main(["db", "status", "--home", str(neo4j_instance.home)]) == 0
+    memory = neo4j_instance.memory()
+    assert (
+        f", heap {memory.heap}, page cache {memory.pagecache}, home {neo4j_instance.home}\n" in capsys.readouterr().out
+    )
     assert main(["db", "status", "--home", str(tmp_path)]) == 3
     assert "stopped" in capsys.readouterr().out
 
