@@ -1,7 +1,8 @@
 """Where the nightly sync's time goes: the 1 % changed `paperkg sync` of bench/run.py, profiled;
-with --first-load, the first `paperkg ingest` of the corpus instead.
+with --first-load, the first `paperkg ingest` of the corpus instead; with --reingest, an
+`ingest` of the corpus unchanged.
 
-    .venv-bench/bin/python bench/sync_profile.py [--papers 50000] [--first-load] [--work /tmp/paperkg-bench]
+    .venv-bench/bin/python bench/sync_profile.py [--papers 50000] [--first-load | --reingest] [--work /tmp/paperkg-bench]
 
 On a Neo4j of its own (a home under --work), it loads the synthetic corpus of bench/run.py by
 `paperkg ingest`, re-ingests it once unchanged (the file-hash cache then knows every file, as
@@ -22,7 +23,13 @@ and the server's time for each statement, those the bulk load runs outside trans
 functions included; not the client's functions (the export's worker processes, forked from
 this one, would run profiled too).
 
-Prints the three tables. Not part of the test suite; bench/run.py measures the sync's figure.
+With --reingest, the corpus loaded and re-ingested once as for the sync, a third `ingest` of it,
+unchanged, runs in this process: the sync's tables, and among the phases the reading thread's
+steps (the files' hashes from the file-hash cache, the lookups of the documents at their paths,
+each file's result) and the main thread's spooling of the results, which overlap.
+
+Prints the tables. Not part of the test suite; bench/run.py measures the sync's and the
+re-ingest's figures.
 """
 
 from __future__ import annotations
@@ -54,9 +61,11 @@ from run import (
     warm_up_corpus,
 )
 
+from paperkg.corpus import files
+from paperkg.corpus.results import DocumentResults
 from paperkg.cypher_files import statements
 from paperkg.db import KnowledgeBase, connect
-from paperkg.load import bulk
+from paperkg.load import bulk, incremental
 from paperkg.package_data import data_folder
 from paperkg.run import ingest
 from paperkg.run.report import RunReport
@@ -75,6 +84,15 @@ SYNC_PHASES = (
     (ingest.TransactionLoader, "finish"),
     (ingest, "_refresh_answers"),
     (RunReport, "record"),
+)
+# An unchanged re-ingest's steps: the sync's, and those of the reading thread and of the spool.
+REINGEST_PHASES = (
+    *SYNC_PHASES,
+    (files.FileHashes, "digests"),
+    (incremental, "_at_paths"),
+    (incremental, "known_documents"),
+    (incremental, "read_document"),
+    (DocumentResults, "extend"),
 )
 # A first load's steps: the bulk load's among them.
 FIRST_LOAD_PHASES = (
@@ -96,7 +114,9 @@ FIRST_LOAD_PHASES = (
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--papers", type=int, default=50_000)
-    parser.add_argument("--first-load", action="store_true", help="profile the first ingest instead of the sync")
+    profiled_run = parser.add_mutually_exclusive_group()
+    profiled_run.add_argument("--first-load", action="store_true", help="profile the first ingest instead of the sync")
+    profiled_run.add_argument("--reingest", action="store_true", help="profile an unchanged ingest instead of the sync")
     parser.add_argument("--work", default="/tmp/paperkg-bench", help="corpora and the profile's Neo4j home")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--heap", default="2g")
@@ -118,7 +138,7 @@ def main() -> int:
     profile = None if args.first_load else cProfile.Profile()
 
     def profiled(run: Callable[[], RunReport]) -> tuple[RunReport, float]:
-        steps = FIRST_LOAD_PHASES if args.first_load else SYNC_PHASES
+        steps = FIRST_LOAD_PHASES if args.first_load else REINGEST_PHASES if args.reingest else SYNC_PHASES
         with timed_phases(phases, steps), server_times(server), transaction_times(transactions):
             started = time.perf_counter()
             if profile is not None:
@@ -141,9 +161,14 @@ def main() -> int:
             for what in ("first load", "unchanged re-ingest"):
                 run = measured([sys.executable, "-m", "paperkg.cli", "ingest", str(corpus), "--quiet"], instance.home)
                 print(f"{what}: {run.seconds:.2f} s", flush=True)
-            with changed_files(corpus, args.seed) as (edited, deleted), connect(home=str(instance.home)) as kb:
-                report, seconds = profiled(lambda: ingest.sync_directory(kb, corpus))
-            heading = f"sync of {args.papers:,} papers, {edited} revised and {deleted} deleted"
+            if args.reingest:
+                with connect(home=str(instance.home)) as kb:
+                    report, seconds = profiled(lambda: ingest.ingest_paths(kb, [corpus]))
+                heading = f"unchanged re-ingest of {args.papers:,} papers"
+            else:
+                with changed_files(corpus, args.seed) as (edited, deleted), connect(home=str(instance.home)) as kb:
+                    report, seconds = profiled(lambda: ingest.sync_directory(kb, corpus))
+                heading = f"sync of {args.papers:,} papers, {edited} revised and {deleted} deleted"
     finally:
         instance.stop()
     print(f"\n{heading}: {seconds:.2f} s in this process")
