@@ -319,7 +319,7 @@ class AdminImportLoader(Loader):
         write_step()
         instance.stage_complete(os.getpid())
         instance.stop()
-        instance.start()  # on the ports it had, serving the staged store
+        instance.start()  # on the ports and with the sizes it had, serving the staged store
         self.kb.reconnect()
         holder.heartbeat(now=True)  # the swapped-in graph's lock is as old as the export
         with heartbeats(holder):
