@@ -295,7 +295,8 @@ class Bench:
 
     def warm_load(self, corpus: Path):
         """The load that warms the server for `paperkg ingest` of `corpus`: the path that ingest
-        takes on its own for it (the warm-up corpus is below the bulk load's threshold)."""
+        takes on its own for it (the warm-up corpus is below the bulk load's threshold), and the
+        bulk load before an offline import, whose restart leaves a cold server whatever warmed it."""
         documents = len(discover([corpus]).files)
         return self.bulk_ingest if documents >= BULK_MIN_DOCUMENTS else self.ingest
 
@@ -309,7 +310,7 @@ class Bench:
         for path in (cache_home(self.instance.home) / "paperkg").glob(f"{files.FILE_NAME}*"):
             path.unlink()
         pid, settled = idle_server(self.instance)
-        with ThreadCpu(pid) as server:
+        with ThreadCpu(pid, self.instance) as server:
             run = load(source)
         return {**run, "server_cpu": server.seconds(), "settled_after": settled}
 
@@ -799,16 +800,20 @@ class ThreadCpu:
     collector; and the seconds each group was ready to run but waited for a core (the kernel's
     run-queue delay). Its threads are read from /proc every THREAD_SAMPLE_SECONDS; what a thread
     spent after the last read before it ended (all of it, for one that lived between two
-    reads) is in the total and under "ended"."""
+    reads) is in the total and under "ended". With `instance`, a server that the block restarts
+    (an offline import) is followed: the new one's CPU counts from its start, and the old one's
+    up to its last read."""
 
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
+    def __init__(self, pid: int, instance: Instance | None = None) -> None:
+        self.pid, self.instance = pid, instance
         self.done = threading.Event()
-        self.threads: dict[str, ThreadTimes] = {}  # by thread id
+        self.threads: dict[tuple[int, str], ThreadTimes] = {}  # by process and thread id
+        self.ended_servers = 0.0  # the CPU of servers that ended in the block, to their last read
+        self.restarted = False
 
     def __enter__(self) -> ThreadCpu:
-        self.before_total = process_cpu_seconds(self.pid)
-        self.before = thread_times(self.pid)
+        self.before_total = self.total_read = process_cpu_seconds(self.pid)
+        self.before = {(self.pid, tid): times for tid, times in thread_times(self.pid).items()}
         self.sampler = threading.Thread(target=self._sample, daemon=True)
         self.sampler.start()
         return self
@@ -816,16 +821,29 @@ class ThreadCpu:
     def __exit__(self, *exc: object) -> None:
         self.done.set()
         self.sampler.join()
-        self.threads.update(thread_times(self.pid))
-        self.total = process_cpu_seconds(self.pid) - self.before_total
+        self._read()
+        self.total = self.ended_servers + self.total_read - self.before_total
 
     def _sample(self) -> None:
         while not self.done.wait(THREAD_SAMPLE_SECONDS):
-            self.threads.update(thread_times(self.pid))
+            self._read()
+
+    def _read(self) -> None:
+        try:
+            threads = thread_times(self.pid)
+            self.total_read = process_cpu_seconds(self.pid)
+        except FileNotFoundError:  # the server ended
+            pid = self.instance.pid() if self.instance is not None else None
+            if pid is None or pid == self.pid:
+                return
+            self.ended_servers += self.total_read - self.before_total
+            self.pid, self.before_total, self.total_read, self.restarted = pid, 0.0, 0.0, True
+            return
+        self.threads.update({(self.pid, tid): times for tid, times in threads.items()})
 
     def seconds(self) -> dict[str, Any]:
         """{"seconds": the total, "threads": {name: CPU seconds}, "waited": {name: seconds
-        ready but not running}}, the largest first."""
+        ready but not running}}, the largest first; "restarted": True when the server was."""
         spent: dict[str, float] = {}
         waited: dict[str, float] = {}
         for tid, times in self.threads.items():
@@ -836,7 +854,8 @@ class ThreadCpu:
             spent[times.name] = spent.get(times.name, 0.0) + times.cpu - earlier.cpu
             waited[times.name] = waited.get(times.name, 0.0) + times.waited - earlier.waited
         spent["ended"] = self.total - sum(spent.values())
-        return {"seconds": round(self.total, 1), "threads": _largest(spent, "ended"), "waited": _largest(waited)}
+        seconds = {"seconds": round(self.total, 1), "threads": _largest(spent, "ended"), "waited": _largest(waited)}
+        return {**seconds, "restarted": True} if self.restarted else seconds
 
 
 def _largest(seconds: dict[str, float], keep: str = "") -> dict[str, float]:

@@ -9,3 +9,8 @@ MAX_DOCUMENT_BYTES = 50 * 1024 * 1024
 # leave it no faster than transactions, which also keep memory to a batch and count each
 # document's mentions. Set by bench/bulk_threshold.py's timings (docs/benchmarks.md#which-path-for-a-first-load).
 BULK_MIN_DOCUMENTS = 1000
+# The fewest documents such a run loads by the offline import instead (paperkg.load.admin_import):
+# the importer writes the store directly, but a restart of the server and the importer's own
+# start are fixed costs that the bulk load's statements overtake only in a larger corpus. Set by
+# bench/run.py's first loads (docs/benchmarks.md#which-path-for-a-first-load).
+OFFLINE_MIN_DOCUMENTS = 20_000

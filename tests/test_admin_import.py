@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import csv
 import shutil
+import socket
+import subprocess
+import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -20,22 +23,26 @@ from paperkg.cli import main
 from paperkg.corpus.discovery import discover
 from paperkg.db import connect
 from paperkg.history import changes, runs
+from paperkg.load import admin_import
 from paperkg.load.admin_import import (
     ARRAY_DELIMITER,
     LOCK_COLUMNS,
     NODES,
     RELATIONSHIPS,
     AdminImportLoader,
+    ExportError,
     export_admin_import,
     finish_import,
     import_into,
+    run_export_directory,
 )
 from paperkg.load.graph_format import GRAPH_FORMAT, RELEASE
-from paperkg.run.ingest import ingest_paths, sync_directory
+from paperkg.run.ingest import RunOptions, ingest_paths, sync_directory
 from paperkg.run.lock import IngestLock
 from paperkg.server import Instance
 
 from graph_dump import dump
+from procs import lock_holder
 
 INVENTED = Path(__file__).parent / "fixtures" / "changes"
 
@@ -228,3 +235,74 @@ def test_the_restart_of_an_offline_import_keeps_the_servers_sizes_and_shows_the_
     assert after != before and f"-Xmx{HEAP}".encode() in command_line
     settings = (import_server.home / "conf" / "neo4j.conf").read_text().splitlines()
     assert f"server.memory.pagecache.size={PAGECACHE}" in settings
+
+
+def test_ingest_loads_a_corpus_from_the_offline_threshold_by_an_offline_import_and_removes_its_export(
+    import_server, tmp_path
+):
+    if not import_server.is_running():
+        import_server.start(bolt_port=free_port(), http_port=free_port(), heap=HEAP, pagecache=PAGECACHE)
+    corpus = tmp_path / "corpus"
+    shutil.copytree(INVENTED, corpus)
+    (corpus / "page_0000.bad.txt").write_text("# A title\n\nno sections follow\n", encoding="utf-8")
+    files = len(list(corpus.iterdir()))  # the bad document counts: it is read, then rejected
+    with connect(home=str(import_server.home)) as kb:
+        kb.reset()
+        by_transactions = ingest_paths(kb, [corpus], RunOptions(transactions=True))
+        ingested = dump(kb)
+        kb.reset()
+        below = ingest_paths(kb, [corpus], RunOptions(bulk_min_documents=1, offline_min_documents=files + 1))
+        assert below.loader == "bulk" and dump(kb) == ingested
+        kb.reset()
+        before = import_server.pid()
+
+        report = ingest_paths(kb, [corpus], RunOptions(bulk_min_documents=1, offline_min_documents=files))
+
+        assert report.loader == "admin-import" and import_server.pid() != before  # the server restarted
+        assert (report.totals["new"], report.totals["rejected"]) == (files - 1, 1)
+        assert dump(kb) == ingested
+        assert report.changes_recorded == by_transactions.changes_recorded > 0
+        assert kb.cypher(
+            "MATCH (r:IngestRun) RETURN r.run_id AS run_id, r.action AS action, r.loader AS loader, r.status AS status"
+        ) == [{"run_id": report.run_id, "action": "import", "loader": "admin-import", "status": "rejected"}]
+        assert lock_holder(kb) is None and not run_export_directory(import_server).exists()
+        # Into the graph it made, transactions: every document is known, and none is read again.
+        again = ingest_paths(kb, [corpus], RunOptions(bulk_min_documents=1, offline_min_documents=1))
+        assert (again.loader, again.totals["unchanged"]) == ("transactions", files - 1)
+
+
+def test_an_offline_import_of_ingest_that_fails_leaves_the_old_graph_and_removes_its_export(
+    kb, neo4j_instance, tmp_path, monkeypatch
+):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(INVENTED, corpus)
+
+    def failing_import(instance, directory, **settings):
+        assert (directory / "papers.csv").exists()
+        raise ExportError("neo4j-admin import failed (exit 1):\nno room left on the device")
+
+    monkeypatch.setattr(admin_import, "import_into", failing_import)
+    with pytest.raises(ExportError, match="no room left"):
+        ingest_paths(kb, [corpus], RunOptions(bulk_min_documents=1, offline_min_documents=1))
+    assert kb.cypher("MATCH (n) WHERE NOT n:GraphFormat RETURN labels(n) AS labels") == []
+    assert not run_export_directory(neo4j_instance).exists()
+
+
+def test_the_run_that_takes_the_lock_over_from_a_dead_one_removes_the_export_it_left(kb, neo4j_instance):
+    left = run_export_directory(neo4j_instance)
+    left.mkdir(parents=True)
+    (left / "papers.csv").write_text("paper_id:ID(Paper)\n", encoding="utf-8")
+    with IngestLock(kb):  # held by nobody: the export stays (a run may be writing it)
+        pass
+    assert left.exists()
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    kb.execute(DEAD_HOLDER, host=socket.gethostname(), pid=int(dead.stdout))
+    with IngestLock(kb):
+        pass
+    assert not left.exists() and lock_holder(kb) is None
+
+
+DEAD_HOLDER = """
+CREATE (:IngestLock {name: 'ingest', owner: 'a-run-that-died', host: $host, pid: $pid,
+                     acquired_at: datetime(), heartbeat: datetime()})
+"""

@@ -74,7 +74,7 @@ from paperkg.graph.identity import Evidence, works_of
 from paperkg.graph.rows import Assertions
 from paperkg.limits import MAX_DOCUMENT_BYTES
 from paperkg.load.graph_format import STAMP_NAME, check_graph_format, stamp_properties
-from paperkg.load.import_run import IMPORT_LOADER, record_import
+from paperkg.load.import_run import IMPORT_ACTION, IMPORT_LOADER, record_import
 from paperkg.load.loader import LOCK_NAME, Holder, Loader, LoadOptions, heartbeats
 from paperkg.load.schema import apply_schema
 from paperkg.server import DATABASE, HOME_MODE, STAGING_DATABASE, Instance, require_java
@@ -84,6 +84,7 @@ from paperkg.write_steps import write_step
 # no control characters but tab and newline), so no element needs escaping.
 ARRAY_DELIMITER = "\x1f"
 IMPORT = "import"  # an offline import's kind, as the ingestion lock marks it unfinished
+RUN_EXPORT_DIRECTORY = "paperkg-import"  # a run's own export, in the server's import directory
 # The imported graph's ingestion lock (cypher/lock_*.cypher), its one node marking the import
 # unfinished until its steps on the server are taken: whoever finds it finishes them. And its
 # format stamp (paperkg.load.graph_format), carried from the import on.
@@ -282,23 +283,41 @@ class AdminImportLoader(Loader):
     The run holds the lock of both graphs (the imported one carries it), and the imported graph
     is marked unfinished until its steps on the server are taken: a crash at any point leaves
     the old graph, or the new one for the next command to finish. `summary` says what the
-    export wrote."""
+    export wrote. Without a `directory` the export is the run's own (`ingest`'s first load of a
+    large corpus): written under the server's import directory and removed when the load ends,
+    or by the run that takes the lock over from one that died."""
 
     name = IMPORT_LOADER
+    # A failure leaves the old graph as it was, or the new one marked for the next command to
+    # finish: there is no failed run to record in either.
+    undone_on_failure = True
+    shows_progress = False  # the documents' results come at the end, after the restart
 
-    def __init__(self, kb: KnowledgeBase, holder: Holder, directory: Path, options: LoadOptions | None = None) -> None:
+    def __init__(
+        self, kb: KnowledgeBase, holder: Holder, directory: Path | None = None, options: LoadOptions | None = None
+    ) -> None:
         super().__init__()
-        self.kb, self.holder, self.directory = kb, holder, directory
-        self.options = options or LoadOptions()
-        self.summary = ExportSummary(directory)
         if kb.managed is None:
             raise ExportError(
                 "--load imports into the managed Neo4j, and NEO4J_URI names another server: export without "
                 "--load, then import with neo4j-admin into that server, stopped"
             )
-        self.instance = kb.managed
+        self.kb, self.holder, self.instance = kb, holder, kb.managed
+        self.own_export = directory is None
+        self.directory = run_export_directory(self.instance) if directory is None else directory
+        self.options = options or LoadOptions()
+        self.summary = ExportSummary(self.directory)
 
     def load(self, files: Sequence[Path], run_id: str) -> Iterator[list[DocumentResult]]:
+        if self.own_export:
+            shutil.rmtree(self.directory, ignore_errors=True)  # left by a run that died before its end
+        try:
+            yield from self._load(files, run_id)
+        finally:
+            if self.own_export:
+                shutil.rmtree(self.directory, ignore_errors=True)
+
+    def _load(self, files: Sequence[Path], run_id: str) -> Iterator[list[DocumentResult]]:
         instance, holder = self.instance, self.holder
         # The lock is shown alive through each long step while the server is up: a run that
         # waits on a lock older than its `stale_after` takes it over.
@@ -323,9 +342,25 @@ class AdminImportLoader(Loader):
         self.kb.reconnect()
         holder.heartbeat(now=True)  # the swapped-in graph's lock is as old as the export
         with heartbeats(holder):
-            finish_import(self.kb)
+            self.written.changes = finish_import(self.kb).get(run_id)
         holder.mark_unfinished_load(None)
         yield list(exported_documents(self.directory))
+
+    def run_properties(self) -> dict[str, Any]:
+        return {"action": IMPORT_ACTION}
+
+
+def run_export_directory(instance: Instance) -> Path:
+    """Where a run's own export for an offline import is written: one at a time, as the
+    ingestion lock allows one run at a time."""
+    return instance.home / "import" / RUN_EXPORT_DIRECTORY
+
+
+def discard_run_export(kb: KnowledgeBase) -> None:
+    """Remove the export a run that died left for its offline import, if any: whoever takes the
+    lock over from it (the served graph is then the old one, or the new one, whole)."""
+    if kb.managed is not None:
+        shutil.rmtree(run_export_directory(kb.managed), ignore_errors=True)
 
 
 def exported_documents(directory: Path) -> Iterator[DocumentResult]:
@@ -371,18 +406,18 @@ def import_into(
         raise ExportError(f"neo4j-admin import failed (exit {result.returncode}):\n{tail}")
 
 
-def finish_import(kb: KnowledgeBase) -> None:
+def finish_import(kb: KnowledgeBase) -> dict[str, int]:
     """After an import, on the running server, each step safe to repeat: the graph's format
     checked (an export of an earlier paperkg carries no stamp, and is stamped), constraints and
     indexes and the properties they derive (claims' status among them), the empty lists back,
-    and the import's run recorded."""
+    and the import's run recorded (the things its change set counts, by run id)."""
     check_graph_format(kb)
     apply_schema(kb)
     write_step()
     with kb.session() as session:
         for text in statements("restore_empty_lists"):
             session.run(text.rstrip(";")).consume()
-    record_import(kb)
+    return record_import(kb)
 
 
 # -- worker processes ---------------------------------------------------------------------------

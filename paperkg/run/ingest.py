@@ -1,8 +1,8 @@
 """An ingestion run: find the documents, hold the lock, load them, retract, record the run.
 
 The run discovers the files (paperkg.corpus), picks the loader that writes them (paperkg.load:
-the bulk load for a corpus large enough into the managed server's empty graph, else
-transactions; `_loader` is the one place that chooses), retracts the documents whose files were
+the bulk load for a corpus large enough into the managed server's empty graph, the offline
+import for a larger one, else transactions; `_loader` is the one place that chooses), retracts the documents whose files were
 replaced or are gone, computes the outdated precomputed answers again, and records itself as an
 IngestRun. A document that fails to parse or to write is rejected alone; the others still land.
 """
@@ -26,7 +26,8 @@ from paperkg.corpus.results import DocumentResult, DocumentResults
 from paperkg.cypher_files import statement
 from paperkg.db import ConnectionFailed, KnowledgeBase, first_line, log
 from paperkg.graph.changes import ChangeLog
-from paperkg.limits import BULK_MIN_DOCUMENTS, DOCS_PER_TRANSACTION, MAX_DOCUMENT_BYTES
+from paperkg.limits import BULK_MIN_DOCUMENTS, DOCS_PER_TRANSACTION, MAX_DOCUMENT_BYTES, OFFLINE_MIN_DOCUMENTS
+from paperkg.load.admin_import import AdminImportLoader
 from paperkg.load.bulk import BulkLoader, require_managed
 from paperkg.load.graph_format import check_graph_format
 from paperkg.load.incremental import Found, TransactionLoader, known_documents
@@ -53,8 +54,9 @@ class RunOptions:
     they were when last read (paperkg.corpus.files). ``bulk``: load into the managed server's
     empty graph through the export and LOAD CSV (paperkg.load.bulk), or fail. Without it the
     run takes that path on its own where it is correct and faster: ``bulk_min_documents`` or
-    more documents into the managed server's empty graph (see `_loader`), unless
-    ``transactions`` keeps it to transactions (memory that follows the batch).
+    more documents into the managed server's empty graph (see `_loader`), and from
+    ``offline_min_documents`` the offline import (paperkg.load.admin_import, which restarts the
+    server), unless ``transactions`` keeps it to transactions (memory that follows the batch).
     """
 
     progress: bool = False
@@ -68,6 +70,7 @@ class RunOptions:
     checksum: bool = False
     bulk: bool = False
     bulk_min_documents: int = BULK_MIN_DOCUMENTS
+    offline_min_documents: int = OFFLINE_MIN_DOCUMENTS
     transactions: bool = False
 
     @property
@@ -120,8 +123,12 @@ def _loader(
     where it cannot apply), or when it is correct and faster: into the managed server's graph
     while it holds no nodes but bookkeeping, with `options.bulk_min_documents` documents or
     more, read as the export reads them (no links followed) and recorded as it records them (a
-    change set). Otherwise transactions, which write into any graph."""
-    if options.bulk or (
+    change set); from `options.offline_min_documents`, the same export imported offline, which
+    writes the store directly at the cost of a restart of the server. Otherwise transactions,
+    which write into any graph."""
+    if options.bulk:
+        return BulkLoader(kb, lock, options.load)
+    if (
         not options.transactions
         and kb.managed is not None
         and documents >= options.bulk_min_documents
@@ -129,6 +136,8 @@ def _loader(
         and options.record_changes
         and not kb.read("graph_holds_nodes")[0]["holds_nodes"]
     ):
+        if documents >= options.offline_min_documents:
+            return AdminImportLoader(kb, lock, options=options.load)
         return BulkLoader(kb, lock, options.load)
     return TransactionLoader(kb, hashes, _change_log(kb, run_id, options), options.load)
 

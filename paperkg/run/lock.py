@@ -18,7 +18,7 @@ from neo4j.exceptions import DriverError, Neo4jError, ServiceUnavailable, Sessio
 from paperkg.cypher_files import statement
 from paperkg.db import ConnectionFailed, KnowledgeBase, log
 from paperkg.errors import EXIT_LOCKED, PaperkgError
-from paperkg.load.admin_import import IMPORT, finish_import
+from paperkg.load.admin_import import IMPORT, discard_run_export, finish_import
 from paperkg.load.bulk import discard_unfinished_load
 from paperkg.load.loader import HEARTBEATS_PER_STALE_AFTER, LOCK_NAME
 from paperkg.server import process_alive, process_start
@@ -83,6 +83,7 @@ class IngestLock:
                 if taken:
                     if taken[0]["unfinished_load"]:
                         self._complete_unfinished_load(taken[0]["unfinished_load"], taken[0]["load_kind"])
+                    discard_run_export(self.kb)  # the holder's export for an offline import, if it left one
                     return
             if time.monotonic() >= deadline:
                 raise LockHeld(
