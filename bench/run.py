@@ -266,6 +266,8 @@ class Bench:
             ingests.append(self.first_load(self.ingest, self.warm_corpus, corpus, warm=self.warm_load(corpus)))
             log(f"ingest: {ingests[-1]}")
         row["load_csv"], row["bulk"], row["ingest"] = median_run(loads), median_run(bulks), median_run(ingests)
+        with self.kb() as kb:
+            row["ingest"]["path"] = runs(kb, limit=1)[0]["loader"]  # the path the ingests took on their own
         row["items"] = row["ingest"]["items"]
         # The scheduled job's steady state, on the graph of the last load: the median of three
         # runs (the first, straight after the load, also meets the server still writing back

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperkg.errors import EXIT_FAILED, EXIT_OK, EXIT_STOPPED, EXIT_USAGE, PaperkgError
-from paperkg.limits import BULK_MIN_DOCUMENTS, DOCS_PER_TRANSACTION, MAX_DOCUMENT_BYTES
+from paperkg.limits import BULK_MIN_DOCUMENTS, DOCS_PER_TRANSACTION, MAX_DOCUMENT_BYTES, OFFLINE_MIN_DOCUMENTS
 
 from . import __version__
 
@@ -191,15 +191,17 @@ MENTIONS = {
 
 
 def _summary(report) -> str:
-    """The run in three lines: the documents (and that they were loaded in bulk, when they
-    were), what landed in the graph (as `paperkg stats` counts it), and what the documents
-    mention (one work mentioned by two documents is one node). A bulk load's export does not
-    count the mentions of each document: its summary has the first two lines."""
+    """The run in three lines: the documents (and that they were loaded in bulk or imported
+    offline, when they were), what landed in the graph (as `paperkg stats` counts it), and what
+    the documents mention (one work mentioned by two documents is one node). The export of
+    those two paths does not count the mentions of each document: their summary has the first
+    two lines."""
     from paperkg.load.bulk import BulkLoader
+    from paperkg.load.import_run import IMPORT_LOADER
 
     totals = report.totals
     retracted = f", {totals['retracted']} retracted" if totals["retracted"] else ""
-    bulk = ", loaded in bulk" if report.loader == BulkLoader.name else ""
+    bulk = {BulkLoader.name: ", loaded in bulk", IMPORT_LOADER: ", imported offline"}.get(report.loader, "")
     lines = [
         f"{totals['seen']} documents{bulk}: {totals['new']} new, {totals['changed']} changed, "
         f"{totals['unchanged']} unchanged, {totals['rejected']} rejected{retracted}"
@@ -683,13 +685,15 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="a first load into the managed server's empty graph: identity resolved over the whole corpus "
         "in memory, then CSV files the server reads, creating every node and relationship (faster; memory "
-        f"grows with the corpus; taken on its own from {BULK_MIN_DOCUMENTS:,} documents into that empty graph)",
+        f"grows with the corpus; taken on its own from {BULK_MIN_DOCUMENTS:,} documents into that empty graph, "
+        f"and from {OFFLINE_MIN_DOCUMENTS:,} the offline import instead, which restarts the server: --bulk "
+        "keeps it online)",
     )
     path.add_argument(
         "--transactions",
         action="store_true",
-        help="write in transactions, a batch at a time, even where the bulk load would be faster (memory "
-        "follows the batch, not the corpus)",
+        help="write in transactions, a batch at a time, even where the bulk load or the offline import would "
+        "be faster (memory follows the batch, not the corpus)",
     )
     sync = command(
         "sync",

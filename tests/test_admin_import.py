@@ -19,7 +19,7 @@ from conftest import free_port
 from test_file_hashes import SETTLE
 from test_ingest import PAGE, SEVEN_WORKS
 
-from paperkg.cli import main
+from paperkg.cli import _summary, main
 from paperkg.corpus.discovery import discover
 from paperkg.db import connect
 from paperkg.history import changes, runs
@@ -259,6 +259,7 @@ def test_ingest_loads_a_corpus_from_the_offline_threshold_by_an_offline_import_a
         report = ingest_paths(kb, [corpus], RunOptions(bulk_min_documents=1, offline_min_documents=files))
 
         assert report.loader == "admin-import" and import_server.pid() != before  # the server restarted
+        assert _summary(report).startswith(f"{files} documents, imported offline: {files - 1} new, ")
         assert (report.totals["new"], report.totals["rejected"]) == (files - 1, 1)
         assert dump(kb) == ingested
         assert report.changes_recorded == by_transactions.changes_recorded > 0
