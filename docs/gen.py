@@ -471,16 +471,13 @@ def render_figures() -> str:
         ]
     for ingest in (runs[key] for key in ("ingest-250000", "ingest-500000") if key in runs):
         row = ingest["sizes"][0]
-        path = {"bulk": ", by the bulk load", "transactions": ", by transactions"}.get(
-            row["ingest"].get("path", ""), ""
-        )
         lines += [
             f"### {row['papers']:,} papers through `paperkg ingest`",
             "",
             f"Measured by {_command(ingest)} on {_machine(ingest)}.",
             "",
             f"{row['items']:,} items in {_seconds(row['ingest']['seconds'])} "
-            f"({row['ingest']['items_per_s']:,} items/s){path}, peak memory {row['ingest']['peak_rss_mb']:g} MB "
+            f"({row['ingest']['items_per_s']:,} items/s){_path(row['ingest'])}, peak memory {row['ingest']['peak_rss_mb']:g} MB "
             "(the command's processes summed).",
             "",
         ]
