@@ -831,15 +831,16 @@ class ThreadCpu:
             self._read()
 
     def _read(self) -> None:
+        # The old server may linger as a zombie (its parent has not waited for it): the pid the
+        # instance names says when a new one serves.
+        current = self.instance.pid() if self.instance is not None else None
+        if current is not None and current != self.pid:
+            self.ended_servers += self.total_read - self.before_total
+            self.pid, self.before_total, self.total_read, self.restarted = current, 0.0, 0.0, True
         try:
             threads = thread_times(self.pid)
             self.total_read = process_cpu_seconds(self.pid)
-        except FileNotFoundError:  # the server ended
-            pid = self.instance.pid() if self.instance is not None else None
-            if pid is None or pid == self.pid:
-                return
-            self.ended_servers += self.total_read - self.before_total
-            self.pid, self.before_total, self.total_read, self.restarted = pid, 0.0, 0.0, True
+        except FileNotFoundError:  # ended, and not started again yet
             return
         self.threads.update({(self.pid, tid): times for tid, times in threads.items()})
 
@@ -965,7 +966,9 @@ def measured(command: list[str], home: Path) -> Measured:
         process = subprocess.Popen(command, env=env, stdout=out, stderr=err)
         done = threading.Event()
         peaks = [0, 0, 0]  # the summed RSS, the largest process's VmHWM, the summed PSS
-        sampler = threading.Thread(target=_sample_tree_memory, args=(process.pid, done, peaks), daemon=True)
+        sampler = threading.Thread(
+            target=_sample_tree_memory, args=(process.pid, Instance(home), done, peaks), daemon=True
+        )
         sampler.start()
         _, status, usage = os.wait4(process.pid, 0)
         seconds = time.perf_counter() - started
@@ -987,19 +990,20 @@ def measured(command: list[str], home: Path) -> Measured:
         )
 
 
-def _sample_tree_memory(pid: int, done: threading.Event, peaks: list[int]) -> None:
+def _sample_tree_memory(pid: int, server: Instance, done: threading.Event, peaks: list[int]) -> None:
     # Until the command has been waited for: it stays in /proc as a zombie, without memory, until then.
+    # Without the server: the command starts it again after an offline import, as its child.
     while not done.is_set():
-        for index, value in enumerate(tree_memory(pid)):
+        for index, value in enumerate(tree_memory(pid, server.pid())):
             peaks[index] = max(peaks[index], value)
         done.wait(RSS_SAMPLE_SECONDS)
 
 
-def tree_memory(pid: int) -> tuple[int, int, int]:
-    """The RSS in bytes of process `pid` and all its descendants, summed, the largest peak RSS
-    (VmHWM) among them, and their PSS summed, from /proc ((0, 0, 0) once they are gone). The
-    summed RSS counts a page that several share (forked, or a file they map) in each; the PSS
-    divides it among them."""
+def tree_memory(pid: int, without: int | None = None) -> tuple[int, int, int]:
+    """The RSS in bytes of process `pid` and all its descendants (but `without` and its own),
+    summed, the largest peak RSS (VmHWM) among them, and their PSS summed, from /proc ((0, 0, 0)
+    once they are gone). The summed RSS counts a page that several share (forked, or a file they
+    map) in each; the PSS divides it among them."""
     children: dict[int, list[int]] = {}
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
@@ -1013,6 +1017,8 @@ def tree_memory(pid: int) -> tuple[int, int, int]:
     pending = [pid]
     while pending:
         current = pending.pop()
+        if current == without:
+            continue
         pending.extend(children.get(current, ()))
         try:
             status = Path(f"/proc/{current}/status").read_text()
