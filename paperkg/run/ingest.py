@@ -4,7 +4,8 @@ The run discovers the files (paperkg.corpus), picks the loader that writes them 
 the bulk load for a corpus large enough into the managed server's empty graph, the offline
 import for a larger one, else transactions; `_loader` is the one place that chooses), retracts
 the documents whose files were replaced or are gone, computes the outdated precomputed answers
-again, and records itself as an IngestRun. A document that fails to parse or to write is rejected alone; the others still land.
+again, and records itself as an IngestRun. A document that fails to parse or to write is
+rejected alone; the others still land.
 """
 
 from __future__ import annotations
