@@ -5,8 +5,6 @@ from __future__ import annotations
 import csv
 import shutil
 import socket
-import subprocess
-import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -18,6 +16,7 @@ from change_oracle import differences, graph_state
 from conftest import free_port
 from test_file_hashes import SETTLE
 from test_ingest import PAGE, SEVEN_WORKS
+from test_reliability import STALE_LOCK
 
 from paperkg.cli import _summary, main
 from paperkg.corpus.discovery import discover
@@ -43,6 +42,7 @@ from paperkg.server import Instance
 
 from graph_dump import dump
 from procs import lock_holder
+from procs import start as start_command
 
 INVENTED = Path(__file__).parent / "fixtures" / "changes"
 
@@ -296,14 +296,9 @@ def test_the_run_that_takes_the_lock_over_from_a_dead_one_removes_the_export_it_
     with IngestLock(kb):  # held by nobody: the export stays (a run may be writing it)
         pass
     assert left.exists()
-    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
-    kb.execute(DEAD_HOLDER, host=socket.gethostname(), pid=int(dead.stdout))
+    dead = start_command("--version")
+    dead.communicate()
+    kb.execute(STALE_LOCK, host=socket.gethostname(), pid=dead.pid, age=5)
     with IngestLock(kb):
         pass
     assert not left.exists() and lock_holder(kb) is None
-
-
-DEAD_HOLDER = """
-CREATE (:IngestLock {name: 'ingest', owner: 'a-run-that-died', host: $host, pid: $pid,
-                     acquired_at: datetime(), heartbeat: datetime()})
-"""
