@@ -43,6 +43,20 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+# The suite's JVMs (its servers, neo4j-admin) compile with C1 alone: each runs for seconds or
+# minutes, and the suite keeps both cores busy, so C2's compiling of code they never run long
+# enough to gain from takes CPU from the tests themselves (docs/development.md).
+SUITE_JVM_OPTIONS = "-XX:TieredStopAtLevel=1"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def c1_compiled_jvms() -> Iterator[None]:
+    """JDK_JAVA_OPTIONS, which every `java` the suite starts reads, set to SUITE_JVM_OPTIONS."""
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("JDK_JAVA_OPTIONS", SUITE_JVM_OPTIONS)
+        yield
+
+
 @pytest.fixture(scope="session", autouse=True)
 def cache_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """XDG_CACHE_HOME for the session: runs record their files' hashes here, never in the user's cache."""
@@ -88,23 +102,6 @@ def kb(session_kb: KnowledgeBase) -> KnowledgeBase:
     """The session's knowledge base, emptied (schema kept) before the test."""
     session_kb.reset()
     return session_kb
-
-
-# For the modules whose tests start JVMs by the dozen (docs/development.md).
-C1_ONLY = "-XX:TieredStopAtLevel=1"
-
-
-@pytest.fixture(scope="module")
-def c1_compiled_jvms(neo4j_instance: Instance) -> Iterator[None]:
-    """Every `java` the module starts (an import and a restart of the session's server at each
-    step of a crash walk) compiles with C1 alone, through JDK_JAVA_OPTIONS: such a JVM lives for
-    seconds, and C2's compiling would only take CPU from the tests. Afterwards the session's
-    server, which the module's restarts left so, is started again with both compilers."""
-    with pytest.MonkeyPatch.context() as env:
-        env.setenv("JDK_JAVA_OPTIONS", C1_ONLY)
-        yield
-    neo4j_instance.stop()
-    neo4j_instance.start()
 
 
 @pytest.fixture(scope="session")

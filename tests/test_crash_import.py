@@ -10,15 +10,12 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import pytest
 from test_crash import EDITED, EXAMPLES, killed_at, small_corpus
 
 from paperkg.run.ingest import ingest_paths
 
 from graph_dump import dump
 from procs import run
-
-pytestmark = pytest.mark.usefixtures("c1_compiled_jvms")
 
 # The export, the import beside the served graph, the record that its store is complete (the
 # old graph until here), the two renames of the swap and the record's removal.

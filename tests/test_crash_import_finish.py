@@ -3,10 +3,7 @@ steps before): the next command finishes the new graph, whatever step the import
 
 from __future__ import annotations
 
-import pytest
 from test_crash_import import SWAP_STEPS, walk_import
-
-pytestmark = pytest.mark.usefixtures("c1_compiled_jvms")
 
 
 def test_an_import_killed_after_its_swap_is_finished_by_the_next_command(kb, tmp_path):
