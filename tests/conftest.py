@@ -43,20 +43,6 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-# The suite's JVMs (its servers, neo4j-admin) compile with C1 alone: each runs for seconds or
-# minutes, and the suite keeps both cores busy, so C2's compiling of code they never run long
-# enough to gain from takes CPU from the tests themselves (docs/development.md).
-SUITE_JVM_OPTIONS = "-XX:TieredStopAtLevel=1"
-
-
-@pytest.fixture(scope="session", autouse=True)
-def c1_compiled_jvms() -> Iterator[None]:
-    """JDK_JAVA_OPTIONS, which every `java` the suite starts reads, set to SUITE_JVM_OPTIONS."""
-    with pytest.MonkeyPatch.context() as env:
-        env.setenv("JDK_JAVA_OPTIONS", SUITE_JVM_OPTIONS)
-        yield
-
-
 @pytest.fixture(scope="session", autouse=True)
 def cache_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """XDG_CACHE_HOME for the session: runs record their files' hashes here, never in the user's cache."""
