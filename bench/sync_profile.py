@@ -19,10 +19,10 @@ With --first-load, the corpus is loaded by `ingest_paths` in this process into t
 by the path it takes on its own (the bulk load from 1,000 documents, the offline import from
 20,000), after the warm-up corpus of bench/run.py has been loaded by the bulk load and removed
 in the same server, and the server is idle again, as bench/run.py's first loads are: its
-phases, the bulk load's or the offline import's steps among them,
-and the server's time for each statement, those the bulk load runs outside transaction
-functions included; not the client's functions (the export's worker processes, forked from
-this one, would run profiled too).
+phases, the bulk load's or the offline import's steps among them, and the server's time for
+each statement, those the bulk load runs outside transaction functions included; not the
+client's functions (the export's worker processes, forked from this one, would run profiled
+too).
 
 With --reingest, the corpus loaded and re-ingested once as for the sync, a third `ingest` of it,
 unchanged, runs in this process: the sync's tables, and among the phases the reading thread's
