@@ -50,7 +50,7 @@ lint: $(VENV)/.test-extras
 docs: $(VENV)/.test-extras
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
-# The performance benchmark (not part of the suite): 2k, 10k and 50k papers, about 30 minutes.
+# The performance benchmark (not part of the suite): 2k, 10k and 50k papers, half an hour to an hour.
 # It runs paperkg with its core dependencies only, as a scheduled re-ingestion job is installed:
 # where pandas is installed the driver imports it at start-up, 0.25 s of every run.
 BENCH_VENV ?= .venv-bench
