@@ -29,10 +29,10 @@ Each timed first load (paperkg's and LOAD CSV's) starts from a fresh database an
 on a small warm-up corpus in the same server, whose graph is then emptied, so no path is timed
 on a cold JVM; the timing starts once the server is idle again (`settle`). The default 300
 papers keep the series comparable with earlier runs; the JIT is still warming after them,
-paperkg's path more than LOAD CSV's, and `--warm-up-papers` sets a larger warm-up. The two
-alternate; up to 10,000 papers each runs three times and the median counts, the largest
-corpora (minutes per load) once. Prints a table and writes the figures to bench/results.json.
-Not part of the test suite.
+LOAD CSV's more than paperkg's (docs/benchmarks.md), and `--warm-up-papers` sets a larger
+warm-up. The two alternate; up to 10,000 papers each runs three times and the median counts,
+the largest corpora (minutes per load) once. Prints a table and writes the figures to
+bench/results.json. Not part of the test suite.
 """
 
 from __future__ import annotations
