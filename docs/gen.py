@@ -67,7 +67,7 @@ PROPERTY_MEANINGS: dict[str, dict[str, str]] = {
         "claims_unsupported": "How many of its claims are `unsupported`.",
     },
     "Evidence": {
-        "key": "The evidence's key: its fields joined, so that one distinct statement is one node.",
+        "key": "The evidence's key: a hash of its fields, so that one distinct statement is one node.",
         "arxiv_id": "The arXiv id the mention states, if any.",
         "doi": "The DOI the mention states, if any.",
         "title_norm": "The normalised title the mention states, if any.",
