@@ -20,6 +20,6 @@ CALL () {
 CALL () {
   UNWIND $paper_ids AS paper_id
   MATCH (p:Paper {paper_id: paper_id})
-  RETURN collect([p.paper_id, coalesce(p.title, p.paper_id), p.year]) AS titles
+  RETURN collect([p.paper_id, p.title, p.year]) AS titles
 }
 RETURN lineage, claim_works, titles;

@@ -217,6 +217,14 @@ class Digest:
         return "\n".join(parts) + "\n"
 
 
+def work_label(paper_id: str, title: str | None, year: int | None) -> str:
+    """How the digest names a work: its title and year, then its identifier in brackets; an
+    untitled work by its identifier (and year) alone."""
+    if not title:
+        return f"{paper_id} ({year})" if year else paper_id
+    return f"{title} ({year}) [{paper_id}]" if year else f"{title} [{paper_id}]"
+
+
 def digest(kb: KnowledgeBase, *, since: str, watch: Sequence[str] = (), now: datetime | None = None) -> Digest:
     """What changed since `since` that a researcher following `watch` (or the whole corpus)
     would read: new works citing the watched papers or the works they build on, new
@@ -241,10 +249,7 @@ def digest(kb: KnowledgeBase, *, since: str, watch: Sequence[str] = (), now: dat
     claim_works = {claim_id: set(works) for claim_id, works in context["claim_works"]}
 
     def work(paper_id: str | None) -> str:
-        if paper_id is None:
-            return "-"
-        title, year = titles.get(paper_id, (None, None))
-        return f"{title} ({year}) [{paper_id}]" if title and year else f"{title} [{paper_id}]" if title else paper_id
+        return "-" if paper_id is None else work_label(paper_id, *titles.get(paper_id, (None, None)))
 
     added = {row["key"] for row in rows if row["entity"] == "work" and row["what"] == "added"}
     if watched:

@@ -226,30 +226,35 @@ class Result(list):
     def to_table(self, width: int | None = None) -> str:
         """An aligned text table that fits `width` columns (default: the terminal's). Where the
         natural widths do not fit, the widest text columns narrow and their cells wrap, up to
-        MAX_CELL_LINES lines, the last cut with `…`. An untitled work shows its identifier."""
+        MAX_CELL_LINES lines, the last cut with `…`; then headings wrap after their underscores.
+        Numbers and identifiers (cells without spaces) are never cut, so that they can be copied
+        whole: a table that cannot fit without cutting one is wider than `width`. An untitled
+        work shows its identifier."""
         width = width or shutil.get_terminal_size((100, 24)).columns
         cells = [[_cell(_titled(row, column)) for column in self.columns] for row in self]
         numeric = [
             any(_is_number(row[c]) for row in self) and all(_is_number(row[c]) or row[c] is None for row in self)
             for c in self.columns
         ]
-        natural = [max([len(column)] + [len(row[i]) for row in cells]) for i, column in enumerate(self.columns)]
-        # Prose narrows first, to no less than its longest word (within MIN_TEXT_WIDTH..MAX_WORD_WIDTH);
-        # identifiers (cells without spaces) only when prose alone cannot make room.
-        prose = [any(" " in row[i] for row in cells) for i in range(len(self.columns))]
+        values = [max([len(row[i]) for row in cells], default=0) for i in range(len(self.columns))]
+        natural = [max(len(column), value) for column, value in zip(self.columns, values)]
+        heading = [max(map(len, _heading_parts(column))) for column in self.columns]
+        prose = [not num and any(" " in row[i] for row in cells) for i, num in enumerate(numeric)]
         longest_word = [
             max([len(word) for row in cells for word in row[i].split()], default=0) for i in range(len(self.columns))
         ]
-        narrowest = [  # a number is never wrapped
-            n if num else min(n, max(len(column), MIN_TEXT_WIDTH, min(word, MAX_WORD_WIDTH)))
-            for column, num, n, word in zip(self.columns, numeric, natural, longest_word)
+        # Prose narrows first, to no less than its heading and its longest word (within
+        # MIN_TEXT_WIDTH..MAX_WORD_WIDTH); then the headings of the other columns wrap.
+        narrowest = [
+            min(n, max(len(column), MIN_TEXT_WIDTH, min(word, MAX_WORD_WIDTH))) if p else max(h, value)
+            for column, p, n, word, h, value in zip(self.columns, prose, natural, longest_word, heading, values)
         ]
         widths = _fit(
             _fit(natural, [m if p else n for m, p, n in zip(narrowest, prose, natural)], width), narrowest, width
         )
 
-        def lines(texts: Sequence[str]) -> list[str]:
-            wrapped = [_wrap(text, w) for text, w in zip(texts, widths)]
+        def lines(texts: Sequence[str], wrap: Callable[[str, int], list[str]] = _wrap) -> list[str]:
+            wrapped = [wrap(text, w) for text, w in zip(texts, widths)]
             return [
                 "  ".join(
                     (part[i] if i < len(part) else "").rjust(w) if num else (part[i] if i < len(part) else "").ljust(w)
@@ -260,7 +265,7 @@ class Result(list):
 
         body = [lines(row) for row in cells]
         spaced = any(len(row) > 1 for row in body)  # rows of several lines are told apart by a blank one
-        out = lines(self.columns) + lines(["-" * w for w in widths])
+        out = lines(self.columns, _wrap_heading) + lines(["-" * w for w in widths])
         for index, row in enumerate(body):
             out += ([""] if spaced and index else []) + row
         out.append(f"({len(self)} row{'' if len(self) == 1 else 's'})")
@@ -349,6 +354,21 @@ def _wrap(text: str, width: int) -> list[str]:
         parts = parts[:MAX_CELL_LINES]
         parts[-1] = parts[-1][: width - 1] + "…"
     return parts
+
+
+def _heading_parts(column: str) -> list[str]:
+    """A heading's pieces, each ending with its underscore: where it may wrap."""
+    return re.findall(r"[^_]*_+|[^_]+$", column) or [column]
+
+
+def _wrap_heading(column: str, width: int) -> list[str]:
+    """A heading as lines of `width`, wrapped after underscores only."""
+    lines = [""]
+    for part in _heading_parts(column):
+        if lines[-1] and len(lines[-1]) + len(part) > width:
+            lines.append("")
+        lines[-1] += part
+    return lines
 
 
 def _csv_cell(value: Any) -> str:

@@ -14,7 +14,7 @@ from change_oracle import differences, graph_state
 
 from paperkg.cli import main
 from paperkg.db import ConnectionFailed
-from paperkg.history import changes, digest, runs
+from paperkg.history import changes, digest, runs, work_label
 from paperkg.load import incremental
 from paperkg.load.incremental import TransactionLoader
 from paperkg.run import ingest as ingestion
@@ -461,3 +461,17 @@ def test_a_limited_answer_for_a_whole_run_skips_what_later_runs_added(kb, sequen
     assert [r["key"] for r in rows if r["entity"] == "work"] == [W, B, A]
     for limit in range(1, len(rows) + 1):
         assert list(kb.query("changes_since", run=first, limit=limit)) == rows[:limit], limit
+
+
+def test_the_digest_names_a_work_by_its_title_and_year_and_an_untitled_one_by_its_identifier_once():
+    assert [
+        work_label("arxiv:2401.20002", "Spectral Signatures of Crustose Lichens", 2024),
+        work_label("arxiv:2401.20002", "Spectral Signatures of Crustose Lichens", None),
+        work_label("doi:10.55123/fcr.2016.0311", None, 2016),
+        work_label("title:70814cfab652042c", None, None),
+    ] == [
+        "Spectral Signatures of Crustose Lichens (2024) [arxiv:2401.20002]",
+        "Spectral Signatures of Crustose Lichens [arxiv:2401.20002]",
+        "doi:10.55123/fcr.2016.0311 (2016)",
+        "title:70814cfab652042c",
+    ]

@@ -19,6 +19,7 @@ from neo4j.exceptions import ClientError
 from paperkg.cli import main
 from paperkg.library import CypherFileError, QueryError, Result, UnknownPaper, library, load_library, paper_keys
 from paperkg.load.schema import apply_schema
+from paperkg.readonly import ReadOnlyViolation
 
 LIBRARY = library()
 QUERY_FILES = sorted((Path(__file__).parents[1] / "queries").glob("*.cypher"))
@@ -416,10 +417,9 @@ def test_values_that_look_like_cypher_are_data(papers, capsys):
 )
 def test_ad_hoc_cypher_refuses_writes_and_changes_nothing(papers, statement):
     before = papers.cypher("MATCH (p:Paper) RETURN p.paper_id AS id, p.title AS title ORDER BY id")
-    with pytest.raises(ClientError) as error:
+    with pytest.raises(ReadOnlyViolation) as error:
         papers.cypher(statement)
-    assert error.value.code == "Neo.ClientError.Statement.AccessMode"
-    assert "Writing in read access mode not allowed" in error.value.message
+    assert str(error.value) == "kb.cypher() only reads the graph and refuses writes (kb.execute() writes)"
     assert papers.cypher("MATCH (p:Paper) RETURN p.paper_id AS id, p.title AS title ORDER BY id") == before
 
 
@@ -499,6 +499,30 @@ def test_a_table_fits_its_width_wrapping_prose_and_keeping_identifiers_whole():
     assert len(cell) == 4 and cell[-1].endswith("…")  # at most four lines, the last cut
     assert CLAIM.startswith(" ".join(cell)[:-1])
     assert rows.to_table(width=400).splitlines()[2].endswith(CLAIM + "        1")  # room: one line
+
+
+def test_a_table_too_narrow_for_its_identifiers_wraps_headings_after_underscores_and_cuts_no_identifier():
+    rows = Result(
+        [
+            {
+                "title": "Contrastive pre-training for tomography",
+                "paper_id": "title:70814cfab652042c",
+                "cited_by_in_graph": 1,
+            }
+        ],
+        ["title", "paper_id", "cited_by_in_graph"],
+    )
+    assert rows.to_table(width=40).splitlines() == [
+        "title         paper_id                cited_",
+        "                                      by_in_",
+        "                                       graph",
+        "------------  ----------------------  ------",
+        "Contrastive   title:70814cfab652042c       1",
+        "pre-training",
+        "for",
+        "tomography",
+        "(1 row)",
+    ]
 
 
 def test_a_table_shows_an_untitled_work_by_its_identifier_and_json_keeps_null():

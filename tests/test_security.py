@@ -169,7 +169,7 @@ def graph(kb) -> list[dict]:
 def test_ad_hoc_cypher_cannot_write(one_paper, statement):
     before = graph(one_paper)
     indexes = one_paper.cypher("SHOW INDEXES YIELD name RETURN collect(name) AS names")
-    with pytest.raises(ClientError, match="read access mode"):
+    with pytest.raises(ReadOnlyViolation, match=r"^kb.cypher\(\) only reads the graph and refuses writes"):
         one_paper.cypher(statement)
     assert graph(one_paper) == before == [{"n": {"paper_id": "kept", "title": "Kept"}, "r": None}]
     assert one_paper.cypher("SHOW INDEXES YIELD name RETURN collect(name) AS names") == indexes
