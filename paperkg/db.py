@@ -21,7 +21,7 @@ from paperkg.cypher_files import statement, statements
 from paperkg.errors import PaperkgError
 from paperkg.library import Queries, Result, library
 from paperkg.progress import note
-from paperkg.readonly import ReadOnlyViolation, check_read_only
+from paperkg.readonly import check_read_only, writes_refused
 from paperkg.server import Instance, ServerError
 
 log = logging.getLogger("paperkg")
@@ -35,8 +35,6 @@ SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
 CONNECTION_TIMEOUT = 5.0
 ACQUISITION_TIMEOUT = 10.0
 RETRY_TIME = 15.0
-# The server's refusal of a write in a read transaction (kb.cypher() runs in one).
-WRITE_IN_READ_MODE = "Neo.ClientError.Statement.AccessMode"
 
 
 class ConnectionFailed(PaperkgError):
@@ -225,14 +223,8 @@ class KnowledgeBase:
         allow-list by paperkg before the statement runs (see paperkg.readonly), writes by the
         server, which runs it in a read transaction."""
         check_read_only(self.driver, self.database, statement, parameters)
-        try:
+        with writes_refused():
             return self._read(statement, parameters)
-        except ClientError as exc:
-            if exc.code != WRITE_IN_READ_MODE:
-                raise
-            raise ReadOnlyViolation(
-                "kb.cypher() only reads the graph and refuses writes (kb.execute() writes)"
-            ) from None
 
     def read(self, name: str, /, **parameters: Any) -> list[dict[str, Any]]:
         """Run paperkg's own reading statement `name` (cypher/NAME.cypher); rows as dicts. It

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from neo4j import Driver, RoutingControl
+from neo4j.exceptions import ClientError
 
 from paperkg.errors import PaperkgError
 
@@ -44,8 +46,16 @@ _PLAN_PREFIX = re.compile(r"\s*(?:EXPLAIN|PROFILE)\b", re.IGNORECASE)
 _PROCEDURE = re.compile(r"([\w.]+)\s*\(")
 
 
+# The server's refusal of a write in a read transaction, in which kb.cypher() runs.
+WRITE_IN_READ_MODE = "Neo.ClientError.Statement.AccessMode"
+
+
 class ReadOnlyViolation(PaperkgError):
-    """An ad-hoc statement would do more than read the graph; it was not run."""
+    """An ad-hoc statement would do more than read the graph; it was not run, or the server
+    refused its writes."""
+
+    def __init__(self, refused: str) -> None:
+        super().__init__(f"kb.cypher() only reads the graph and refuses {refused}")
 
 
 def check_read_only(driver: Driver, database: str | None, statement: str, parameters: dict[str, Any]) -> None:
@@ -54,15 +64,23 @@ def check_read_only(driver: Driver, database: str | None, statement: str, parame
     _, summary, _ = driver.execute_query(planned, parameters, database_=database, routing_=RoutingControl.READ)
     for operator, details in _operators(summary.plan or {}):
         if operator in REFUSED_OPERATORS:
-            raise ReadOnlyViolation(f"kb.cypher() only reads the graph and refuses {REFUSED_OPERATORS[operator]}")
+            raise ReadOnlyViolation(REFUSED_OPERATORS[operator])
         if operator == "ProcedureCall":
             match = _PROCEDURE.match(details or "")
             name = match[1] if match else "an unnamed procedure"
             if name not in ALLOWED_PROCEDURES:
-                raise ReadOnlyViolation(
-                    f"kb.cypher() only reads the graph and refuses procedure {name} "
-                    "(allowed: paperkg.readonly.ALLOWED_PROCEDURES)"
-                )
+                raise ReadOnlyViolation(f"procedure {name} (allowed: paperkg.readonly.ALLOWED_PROCEDURES)")
+
+
+@contextmanager
+def writes_refused() -> Iterator[None]:
+    """The server's refusal of a write in the read transaction, as ReadOnlyViolation."""
+    try:
+        yield
+    except ClientError as exc:
+        if exc.code != WRITE_IN_READ_MODE:
+            raise
+        raise ReadOnlyViolation("writes (kb.execute() writes)") from None
 
 
 def _operators(plan: Mapping[str, Any]) -> Iterator[tuple[str, str | None]]:
