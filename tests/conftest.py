@@ -53,7 +53,7 @@ def cache_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 
 # Every JVM the suite starts (its servers, neo4j-admin, Maven) compiles with the JIT's first tier
-# only and does not verify Neo4j's jars as it loads them. Its servers live for seconds to minutes
+# only and does not verify Neo4j's classes as it loads them. Its servers live for seconds to minutes
 # over small graphs, so the optimizing tier's compiles and the verification are CPU spent on code
 # that runs a few times, while two workers share two cores; bench/server_start.py measures the
 # difference. A JIT tier changes how fast code runs, not what it does; the benchmark's servers
@@ -63,8 +63,9 @@ SUITE_JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UnlockDiagnosticVMOptions -XX:
 
 @pytest.fixture(scope="session", autouse=True)
 def short_lived_jvms() -> Iterator[None]:
+    """SUITE_JVM_OPTIONS before any JAVA_TOOL_OPTIONS of the developer's, which keep the last word."""
     with pytest.MonkeyPatch.context() as env:
-        env.setenv("JAVA_TOOL_OPTIONS", SUITE_JVM_OPTIONS)
+        env.setenv("JAVA_TOOL_OPTIONS", SUITE_JVM_OPTIONS, prepend=" ")
         yield
 
 
