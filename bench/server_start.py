@@ -25,7 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))  # the suite's JVM options
 
-from conftest import SUITE_JVM_OPTIONS, free_port
+from conftest import SUITE_JVM_OPTIONS
+from run import free_port, process_cpu_seconds
 
 from paperkg.db import connect
 from paperkg.load.schema import apply_schema
@@ -33,13 +34,6 @@ from paperkg.run.ingest import ingest_paths
 from paperkg.server import Instance
 
 CORPUS = ROOT / "examples" / "corpus"
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_seconds(pid: int) -> float:
-    """User and system time of a running process (its /proc stat fields 14 and 15)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
 def measure(java_options: str, starts: int, work: Path) -> list[tuple[float, float, float, float]]:
@@ -63,14 +57,14 @@ def measure(java_options: str, starts: int, work: Path) -> list[tuple[float, flo
         start_wall = time.perf_counter() - started
         pid = instance.pid()
         assert pid is not None
-        start_cpu = cpu_seconds(pid)
+        start_cpu = process_cpu_seconds(pid)
         try:
             with connect(home=str(home)) as kb:
                 kb.reset()
                 started = time.perf_counter()
                 ingest_paths(kb, [CORPUS])
                 ingest_wall = time.perf_counter() - started
-            rows.append((start_wall, start_cpu, ingest_wall, cpu_seconds(pid) - start_cpu))
+            rows.append((start_wall, start_cpu, ingest_wall, process_cpu_seconds(pid) - start_cpu))
         finally:
             instance.stop()
     return rows
