@@ -24,11 +24,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))  # the suite's graph dump and differential check
 
+from conftest import free_port
+
 from paperkg.db import connect
 from paperkg.load.schema import apply_schema
 from paperkg.server import Instance
 
-from differential import differential_check, free_port
+from differential import differential_check
 from synth import generate
 
 NEO4J_ENV = ("NEO4J_URI", "NEO4J_USERNAME", "NEO4J_PASSWORD", "NEO4J_DATABASE")

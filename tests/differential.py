@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import random
 import shutil
-import socket
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from conftest import free_port
 
 from paperkg.corpus.discovery import discover
 from paperkg.db import KnowledgeBase, connect
@@ -164,12 +165,6 @@ def _changes(mine: list[tuple], yours: list[tuple]) -> str:
 
 def _short(text: str, limit: int = 70) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def imported_graph(export: Path, home: Path) -> Graph:

@@ -130,7 +130,7 @@ def test_the_export_carries_the_format_stamp_and_a_lock_marking_the_import_unfin
     assert {key: value for key, value in stamp.items() if key != "stamped_at:datetime"} == {
         "name:ID(GraphFormat)": "paperkg",
         ":LABEL": "GraphFormat",
-        "version:int": str(GRAPH_FORMAT),
+        "version:long": str(GRAPH_FORMAT),
         "written_by:string": RELEASE,
     }
     assert f"--nodes={exported / 'ingestlock.csv'}" in (exported / "import.args").read_text()

@@ -7,11 +7,11 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 
 import pytest
+from conftest import free_port
 
 from paperkg.cli import main
 from paperkg.server import NEO4J_VERSION, Instance
@@ -19,12 +19,6 @@ from paperkg.server import NEO4J_VERSION, Instance
 from ecosystem import EXAMPLES, examples, forget
 
 PAPERKG = [sys.executable, "-m", "paperkg.cli"]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def env(**changes: str) -> dict[str, str]:

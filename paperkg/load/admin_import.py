@@ -90,7 +90,7 @@ RUN_EXPORT_DIRECTORY = "paperkg-import"  # a run's own export, in the server's i
 # format stamp (paperkg.load.graph_format), carried from the import on.
 LOCK_FILE = "ingestlock.csv"
 STAMP_FILE = "graphformat.csv"
-STAMP_COLUMNS = {"version": "int", "written_by": "string", "stamped_at": "datetime"}
+STAMP_COLUMNS = {"version": "long", "written_by": "string", "stamped_at": "datetime"}
 LOCK_COLUMNS = {
     "owner": "string",
     "host": "string",
