@@ -1,29 +1,16 @@
 // name: claim_counts
 // The one definition of a paper's claim counts, stored on the paper (indexed) beside its
-// claims' status (cypher/claim_status.cypher, which runs first): `claims_checked`, how many of
-// the claims it makes are supported, checked_unlisted or unsupported (claim_support_summary's
-// checked claims), and `claims_unsupported`, how many are unsupported. A paper that makes no
-// claim has neither. at_risk_claims finds the works that may be weak from them. Stored for the
-// papers making the given claims and for the given papers, whose claims may have come, moved
-// or gone (a write, a merge or split, a retraction, an offline import).
+// claims' status (cypher/claim_status.cypher, which runs first and returns the papers making
+// the claims it stored): `claims_checked`, how many of the claims it makes are supported,
+// checked_unlisted or unsupported (claim_support_summary's checked claims), and
+// `claims_unsupported`, how many are unsupported. A paper that makes no claim has neither.
+// at_risk_claims finds the works that may be weak from them. Stored for the given papers: those
+// whose claims' status was stored, and those whose claims may have come, moved or gone (a
+// write, a merge or split, a retraction, an offline import).
 //
-// Each branch seeks its claims or papers by their key (the hints): planned from statistics, the
-// claims' branch may instead read every paper's MAKES and join, many times the work of a seek
-// per claim, depending on when the graph was last sampled.
-//
-// param claims: list — claim_ids of the claims whose status was stored
-// param papers: list — paper_ids of further papers whose claims may have changed
-CALL () {
-  UNWIND $claims AS claim_id
-  MATCH (p:Paper)-[:MAKES]->(c:Claim {claim_id: claim_id})
-  USING INDEX c:Claim(claim_id)
-  RETURN p
-  UNION
-  UNWIND $papers AS paper_id
-  MATCH (p:Paper {paper_id: paper_id})
-  USING INDEX p:Paper(paper_id)
-  RETURN p
-}
+// param papers: list — paper_ids of the papers whose claim counts to store
+UNWIND $papers AS paper_id
+MATCH (p:Paper {paper_id: paper_id})
 CALL (p) {
   OPTIONAL MATCH (p)-[:MAKES]->(c:Claim)
   RETURN count(c) AS made,

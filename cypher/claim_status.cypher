@@ -10,6 +10,9 @@
 //   uncited           no source, and the basis is `none given`/`reasoning` or a support note says so
 //   sources_missing   none of the above
 //
+// Returns the papers making those claims, whose claim counts follow (cypher/claim_counts.cypher),
+// each paper once for all the statements that stored its claims' status.
+//
 // param claims: list — claim_ids of the claims whose status to store
 UNWIND $claims AS claim_id
 MATCH (c:Claim {claim_id: claim_id})
@@ -24,4 +27,7 @@ SET c.status = CASE
   WHEN cited > 0 OR coalesce(c.sources_total, 0) > 0 THEN 'unverifiable'
   WHEN c.basis IN ['none given', 'reasoning'] OR c.support_note IS NOT NULL THEN 'uncited'
   ELSE 'sources_missing'
-END;
+END
+WITH c
+MATCH (p:Paper)-[:MAKES]->(c)
+RETURN DISTINCT p.paper_id AS paper_id;

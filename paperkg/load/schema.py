@@ -50,15 +50,17 @@ def store_derived_properties(kb: KnowledgeBase) -> None:
 
 def store_missing_title_lower(kb: KnowledgeBase) -> None:
     """Store the lower-cased title of papers written without one (cypher/title_lower.cypher's rule)."""
-    papers = [row["id"] for row in kb.execute(statement("papers_without_title_lower"))]
+    papers = kb.execute(statement("papers_without_title_lower"))[0]["ids"]
     with kb.session() as session:
         for part in chunks(papers, NODES_PER_TRANSACTION):
             session.execute_write(store_title_lower, set(part))
 
 
 def store_missing_claim_status(kb: KnowledgeBase) -> None:
-    """Store the support status of claims written without one (cypher/claim_status.cypher's rule)."""
-    claims = [row["id"] for row in kb.execute(statement("claims_without_status"))]
+    """Store the support status of claims written without one (cypher/claim_status.cypher's rule),
+    then their papers' claim counts: a paper's claims in one transaction, as the scan lists them,
+    so that its counts are stored once, not in every transaction."""
+    claims = kb.execute(statement("claims_without_status"))[0]["ids"]
     with kb.session() as session:
         for part in chunks(claims, NODES_PER_TRANSACTION):
             session.execute_write(store_claim_status, set(part))
@@ -66,7 +68,7 @@ def store_missing_claim_status(kb: KnowledgeBase) -> None:
 
 def store_missing_claim_counts(kb: KnowledgeBase) -> None:
     """Store the claim counts of papers that make claims but have none (cypher/claim_counts.cypher)."""
-    papers = [row["id"] for row in kb.execute(statement("papers_without_claim_counts"))]
+    papers = kb.execute(statement("papers_without_claim_counts"))[0]["ids"]
     with kb.session() as session:
         for part in chunks(papers, NODES_PER_TRANSACTION):
             session.execute_write(store_claim_status, set(), set(part))

@@ -139,13 +139,12 @@ def store_title_lower(tx: ManagedTransaction, paper_ids: set[str]) -> None:
 def store_claim_status(tx: ManagedTransaction, claim_ids: set[str], paper_ids: AbstractSet[str] = frozenset()) -> None:
     """Store the support status of claims whose sources, checks or counts may have changed, then
     the claim counts of the papers making them and of `paper_ids` (whose claims may have moved
-    or gone)."""
+    or gone): each paper's once, however many statements its claims took."""
+    papers = set(paper_ids)
     for part in chunks(sorted(claim_ids), ROWS_PER_STATEMENT):
-        tx.run(statement("claim_status"), claims=Rows(part)).consume()
-    for part in chunks(sorted(claim_ids), ROWS_PER_STATEMENT):
-        tx.run(statement("claim_counts"), claims=Rows(part), papers=[]).consume()
-    for part in chunks(sorted(paper_ids), ROWS_PER_STATEMENT):
-        tx.run(statement("claim_counts"), claims=[], papers=Rows(part)).consume()
+        papers.update(row["paper_id"] for row in tx.run(statement("claim_status"), claims=Rows(part)))
+    for part in chunks(sorted(papers), ROWS_PER_STATEMENT):
+        tx.run(statement("claim_counts"), papers=Rows(part)).consume()
 
 
 @dataclass(frozen=True)
