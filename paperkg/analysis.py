@@ -219,7 +219,7 @@ def _pages(kb: Any, batch: int) -> Iterator[dict[str, Any]]:
     """Every paper with what it cites, keyset-paged by paper_id."""
     after = ""
     while True:
-        page = _read(kb, statement("analysis_project"), after=after, batch=batch)
+        page = _read(kb, statement("analysis_project"), after=after, batch=batch)[0]["papers"]
         yield from page
         if len(page) < batch:
             return
