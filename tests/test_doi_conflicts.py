@@ -9,7 +9,7 @@ import hashlib
 
 from paperkg.graph.batch import Pending, prepare_batch
 from paperkg.graph.identity import RANK_RAW_REFERENCE, RANK_SUBJECT, Mention
-from paperkg.graph.rows import Assertions, units_of
+from paperkg.graph.rows import Assertions, DocumentMentions, units_of
 from paperkg.load.transactions import retract_documents, write_batch
 
 GLUED_DOI = "10.5555/glued.2020"
@@ -18,8 +18,8 @@ GLUED_DOI = "10.5555/glued.2020"
 def document(name: str, subject: str, *references: tuple[str, str | None]) -> Assertions:
     """A page about arXiv `subject` citing (arXiv id, DOI) references."""
     digest = hashlib.sha256(name.encode()).hexdigest()
-    a = Assertions(doc_id=digest, path=f"/corpus/{name}", kind="page", size_bytes=100, warnings=[], sha256=digest)
-    a.add_mention(
+    read = DocumentMentions()
+    read.add(
         Mention(
             arxiv_id=subject,
             doi=None,
@@ -30,10 +30,18 @@ def document(name: str, subject: str, *references: tuple[str, str | None]) -> As
         )
     )
     for arxiv_id, doi in references:
-        index = a.add_mention(Mention(arxiv_id=arxiv_id, doi=doi, title=None, year=None, rank=RANK_RAW_REFERENCE))
-        a.cites.append((0, index))
-    a.units = units_of(a)
-    return a
+        index = read.add(Mention(arxiv_id=arxiv_id, doi=doi, title=None, year=None, rank=RANK_RAW_REFERENCE))
+        read.cites.append((0, index))
+    return Assertions(
+        doc_id=digest,
+        path=f"/corpus/{name}",
+        kind="page",
+        size_bytes=100,
+        warnings=[],
+        sha256=digest,
+        paper_key=read.paper_key,
+        units=units_of(read),
+    )
 
 
 def write(kb, *documents: Assertions) -> list[dict]:

@@ -70,7 +70,7 @@ def unit_row(unit: Unit) -> dict[str, Any]:
 
 
 def batch_rows(
-    documents: Sequence[Assertions], paper_of: Callable[[Evidence], str]
+    documents: Sequence[Assertions], paper_of: Callable[[Unit], str]
 ) -> tuple[dict[str, list[dict[str, Any]]], dict[str, Counter]]:
     """The rows of each write statement for documents whose evidence is resolved to papers,
     and the rows per document."""
@@ -81,7 +81,7 @@ def batch_rows(
         name: [] for name in ("write_claims", "write_sources", "write_claim_cites", "write_checks", "write_refers_to")
     }
     for a in documents:
-        pid = [paper_of(unit.evidence) for unit in a.units]
+        pid = [paper_of(unit) for unit in a.units]
         subject = pid[0]  # the first unit holds the document's own paper
         doc_papers = [
             {
@@ -195,9 +195,9 @@ class GraphResolution:
     merged: int = 0
     split: int = 0
 
-    def paper_of(self, evidence: Evidence) -> str:
-        work = self.works.get(evidence)
-        return work.paper_id if work is not None else self.known[evidence]
+    def paper_of(self, unit: Unit) -> str:
+        work = self.works.get(unit.evidence)
+        return work.paper_id if work is not None else self.known[unit.evidence]
 
     def identity_rows(self) -> list[dict[str, Any]]:
         works = {work.paper_id: work for work in self.works.values()}

@@ -55,6 +55,26 @@ class Unit:
 
 
 @dataclass
+class DocumentMentions:
+    """A document's mentions of works in the order it makes them (mention 0 is its own paper),
+    the citations between them and the sources resolved to them: what its units are grouped
+    from (`units_of`), then let go."""
+
+    mentions: list[Mention] = field(default_factory=list)
+    cites: list[tuple[int, int]] = field(default_factory=list)  # (citing mention, cited mention)
+    refers_to: list[tuple[str, int]] = field(default_factory=list)  # (source_id, mention)
+
+    @property
+    def paper_key(self) -> str:
+        subject = self.mentions[SUBJECT]
+        return subject.arxiv_id or subject.doi or title_norm(subject.title or "")
+
+    def add(self, mention: Mention) -> int:
+        self.mentions.append(mention)
+        return len(self.mentions) - 1
+
+
+@dataclass
 class Assertions:
     """Everything one document asserts, keyed for writing."""
 
@@ -64,23 +84,12 @@ class Assertions:
     sha256: str
     size_bytes: int
     warnings: list[str]
-    mentions: list[Mention] = field(default_factory=list)
-    cites: list[tuple[int, int]] = field(default_factory=list)  # (citing mention, cited mention)
+    paper_key: str = ""
+    units: list[Unit] = field(default_factory=list)  # unit 0 is the document's own paper
     claims: list[dict[str, Any]] = field(default_factory=list)
     sources: list[dict[str, Any]] = field(default_factory=list)
     claim_cites: list[dict[str, str]] = field(default_factory=list)
     checks: list[dict[str, Any]] = field(default_factory=list)
-    refers_to: list[tuple[str, int]] = field(default_factory=list)  # (source_id, mention)
-    units: list[Unit] = field(default_factory=list)
-
-    @property
-    def paper_key(self) -> str:
-        subject = self.mentions[SUBJECT]
-        return subject.arxiv_id or subject.doi or title_norm(subject.title or "")
-
-    def add_mention(self, mention: Mention) -> int:
-        self.mentions.append(mention)
-        return len(self.mentions) - 1
 
 
 def assertions_of(document: Card | Page, doc_id: str, size_bytes: int) -> Assertions:
@@ -92,20 +101,22 @@ def assertions_of(document: Card | Page, doc_id: str, size_bytes: int) -> Assert
         size_bytes=size_bytes,
         warnings=list(document.warnings),
     )
+    read = DocumentMentions()
     if isinstance(document, Card):
-        _card(document, out)
+        _card(document, read)
     else:
-        _page(document, out)
-    out.units = units_of(out)
+        _page(document, out, read)
+    out.paper_key = read.paper_key
+    out.units = units_of(read)
     return out
 
 
-def units_of(a: Assertions) -> list[Unit]:
+def units_of(read: DocumentMentions) -> list[Unit]:
     """The document's mentions grouped by evidence, in order of first mention; each unit speaks
     with its first best-ranked mention."""
     units: dict[Evidence, Unit] = {}
     unit_of: list[Unit] = []
-    for mention in a.mentions:
+    for mention in read.mentions:
         unit = units.get(evidence := mention.evidence)
         if unit is None:
             unit = units[evidence] = Unit(evidence, mention.rank, mention.properties, [])
@@ -115,12 +126,12 @@ def units_of(a: Assertions) -> list[Unit]:
             unit.lines.append(mention.line)
         unit_of.append(unit)
     unit_of[SUBJECT].subject = True
-    for citing, cited in a.cites:
+    for citing, cited in read.cites:
         if citing == SUBJECT:
             unit_of[cited].cited = True
         else:
             unit_of[citing].citing = True
-    for source_id, index in a.refers_to:
+    for source_id, index in read.refers_to:
         unit_of[index].sources.append(source_id)
     return list(units.values())
 
@@ -128,8 +139,8 @@ def units_of(a: Assertions) -> list[Unit]:
 # -- cards ---------------------------------------------------------------------------------
 
 
-def _card(card: Card, out: Assertions) -> None:
-    out.add_mention(
+def _card(card: Card, read: DocumentMentions) -> None:
+    read.add(
         Mention(
             arxiv_id=normalise_arxiv_id(card.arxiv_id),
             doi=None,
@@ -151,7 +162,7 @@ def _card(card: Card, out: Assertions) -> None:
     )
     for section, subject_cites in ((card.builds_on, True), (card.built_on_by, False)):
         for item in section.items if section else []:
-            index = out.add_mention(
+            index = read.add(
                 Mention(
                     arxiv_id=normalise_arxiv_id(item.arxiv_id),
                     doi=None,
@@ -162,18 +173,18 @@ def _card(card: Card, out: Assertions) -> None:
                     properties=_present(title=item.title, title_norm=title_norm(item.title), year=item.year),
                 )
             )
-            out.cites.append((SUBJECT, index) if subject_cites else (index, SUBJECT))
+            read.cites.append((SUBJECT, index) if subject_cites else (index, SUBJECT))
 
 
 # -- pages ---------------------------------------------------------------------------------
 
 
-def _page(page: Page, out: Assertions) -> None:
+def _page(page: Page, out: Assertions, read: DocumentMentions) -> None:
     metadata = {entry.key: entry.values for entry in page.metadata}
     year = _int(metadata.get("Published"))
     arxiv_id, doi = split_doi(page.doi, page.arxiv_id)
     authors = metadata.get("Authors", [])
-    out.add_mention(
+    read.add(
         Mention(
             arxiv_id=arxiv_id,
             doi=doi,
@@ -196,17 +207,17 @@ def _page(page: Page, out: Assertions) -> None:
     # Each list entry is its own mention, in page order, so REFERS_TO can name the entry.
     reference_mentions = []
     for reference in page.references:
-        index = out.add_mention(_reference_mention(reference, out.paper_key))
+        index = read.add(_reference_mention(reference, read.paper_key))
         reference_mentions.append((reference, index))
-        out.cites.append((SUBJECT, index))
+        read.cites.append((SUBJECT, index))
     raw_mentions = []
     for raw in page.raw_references:
-        index = out.add_mention(_raw_mention(raw, out.paper_key))
+        index = read.add(_raw_mention(raw, read.paper_key))
         raw_mentions.append((raw, index))
-        out.cites.append((SUBJECT, index))
+        read.cites.append((SUBJECT, index))
     for citing in page.cited_by:
-        out.cites.append((out.add_mention(_reference_mention(citing, out.paper_key)), SUBJECT))
-    _claims(page, out, reference_mentions, raw_mentions)
+        read.cites.append((read.add(_reference_mention(citing, read.paper_key)), SUBJECT))
+    _claims(page, out, read, reference_mentions, raw_mentions)
 
 
 def _reference_mention(reference: Reference, paper_key: str) -> Mention:
@@ -261,9 +272,13 @@ def _fallback(paper_key: str, entry_text: str) -> str:
 
 
 def _claims(
-    page: Page, out: Assertions, references: list[tuple[Reference, int]], raws: list[tuple[RawReference, int]]
+    page: Page,
+    out: Assertions,
+    read: DocumentMentions,
+    references: list[tuple[Reference, int]],
+    raws: list[tuple[RawReference, int]],
 ) -> None:
-    page_key = out.paper_key
+    page_key = read.paper_key
     sources: dict[str, dict[str, Any]] = {}
     pairs: set[tuple[str, str]] = set()
     for claim in page.claims:
@@ -305,7 +320,7 @@ def _claims(
     for source_id, source in sources.items():
         target = resolve_source(source["properties"], references, raws)
         if target is not None:
-            out.refers_to.append((source_id, target))
+            read.refers_to.append((source_id, target))
 
 
 # -- source keys → reference entries -------------------------------------------------------

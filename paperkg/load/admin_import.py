@@ -71,7 +71,7 @@ from paperkg.errors import PaperkgError
 from paperkg.graph.batch import batch_rows, document_row, fold
 from paperkg.graph.contract import NODES, RELATIONSHIPS
 from paperkg.graph.identity import Evidence, works_of
-from paperkg.graph.rows import Assertions
+from paperkg.graph.rows import Assertions, Unit
 from paperkg.limits import MAX_DOCUMENT_BYTES
 from paperkg.load.graph_format import STAMP_NAME, check_graph_format, stamp_properties
 from paperkg.load.import_run import IMPORT_ACTION, IMPORT_LOADER, record_import
@@ -669,15 +669,15 @@ class _PaperTable:
         self.offsets = view[start : start + 8 * (papers + 1)].cast("Q")
         self.blob_start = start + 8 * (papers + 1)
 
-    def paper_of(self, evidence: Evidence) -> str:
-        key = int(evidence.key, 16)
+    def paper_of(self, unit: Unit) -> str:
+        key = int(unit.key, 16)
         slot = key & self.mask
         while (paper := self.papers[slot]) != _EMPTY:
             if self.keys[slot] == key:
                 start = self.blob_start + self.offsets[paper]
                 return self.map[start : self.blob_start + self.offsets[paper + 1]].decode("utf-8")
             slot = (slot + 1) & self.mask
-        raise KeyError(evidence)
+        raise KeyError(unit.evidence)
 
     def close(self) -> None:
         for view in (self.keys, self.papers, self.offsets):
@@ -851,7 +851,8 @@ def _document_rows(
         for mention in paper["mentions"]:  # one statement per evidence
             statement = {**mention["properties"], **mention["unit"], "precedence": mention["precedence"]}
             files["paper_mentions"].write(a.doc_id, paper["paper_id"], properties=statement)
-            spill.add(paper["paper_id"], ("fold", paper["paper_id"], mention))
+            folded = {"precedence": mention["precedence"], "properties": mention["properties"]}
+            spill.add(paper["paper_id"], ("fold", paper["paper_id"], folded))
     for row in rows["write_paper_cites"]:
         _spill_edge(spill, "paper_cites", row["citing"], row["cited"], row["doc_ids"])
     for row in rows["write_claims"]:
