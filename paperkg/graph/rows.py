@@ -66,6 +66,7 @@ class DocumentMentions:
 
     @property
     def paper_key(self) -> str:
+        """The document's own paper as its text names it: arXiv id, DOI or normalised title."""
         subject = self.mentions[SUBJECT]
         return subject.arxiv_id or subject.doi or title_norm(subject.title or "")
 
@@ -84,7 +85,7 @@ class Assertions:
     sha256: str
     size_bytes: int
     warnings: list[str]
-    paper_key: str = ""
+    paper_key: str = ""  # DocumentMentions.paper_key
     units: list[Unit] = field(default_factory=list)  # unit 0 is the document's own paper
     claims: list[dict[str, Any]] = field(default_factory=list)
     sources: list[dict[str, Any]] = field(default_factory=list)
