@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from paperkg.cli import main
-from paperkg.graph.identity import Evidence
+from paperkg.graph.identity import RANK_CARD_ITEM, Evidence
+from paperkg.graph.rows import Unit
 from paperkg.load import admin_import
 from paperkg.load.admin_import import LOCK_FILE, NODES, RELATIONSHIPS, STAMP_FILE, ExportError, export_admin_import
 
@@ -81,7 +82,12 @@ def test_processes_are_at_least_one(corpus, tmp_path):
         export_admin_import([corpus], tmp_path / "out", processes=0)
 
 
-def test_the_paper_table_gives_each_evidence_its_paper_from_the_file(tmp_path):
+def unit(evidence: Evidence) -> Unit:
+    """A document's unit of this evidence, as the export's second pass maps it to its paper."""
+    return Unit(evidence, RANK_CARD_ITEM, {}, [])
+
+
+def test_the_paper_table_gives_each_units_evidence_its_paper_from_the_file(tmp_path):
     # A thousand keys in 4,096 slots: some share a first slot, and are found a probe further.
     evidence = [Evidence(f"2101.{n:05d}", None, f"title {n}", 2021) for n in range(1000)]
     writer = admin_import._PaperTableWriter(len(evidence))
@@ -91,9 +97,10 @@ def test_the_paper_table_gives_each_evidence_its_paper_from_the_file(tmp_path):
     writer.write(tmp_path / "papers.table")
     table = admin_import._PaperTable(tmp_path / "papers.table")
     try:
-        assert [table.paper_of(e) for e in evidence] == [f"arxiv:2101.{n // 100 * 100:05d}" for n in range(1000)]
+        found = [table.paper_of(unit(e)) for e in evidence]
+        assert found == [f"arxiv:2101.{n // 100 * 100:05d}" for n in range(1000)]
         with pytest.raises(KeyError):
-            table.paper_of(Evidence(None, "10.1000/absent", None, None))
+            table.paper_of(unit(Evidence(None, "10.1000/absent", None, None)))
     finally:
         table.close()
 

@@ -851,7 +851,7 @@ def _document_rows(
         for mention in paper["mentions"]:  # one statement per evidence
             statement = {**mention["properties"], **mention["unit"], "precedence": mention["precedence"]}
             files["paper_mentions"].write(a.doc_id, paper["paper_id"], properties=statement)
-            folded = {"precedence": mention["precedence"], "properties": mention["properties"]}
+            folded = {"precedence": mention["precedence"], "properties": mention["properties"]}  # what fold reads
             spill.add(paper["paper_id"], ("fold", paper["paper_id"], folded))
     for row in rows["write_paper_cites"]:
         _spill_edge(spill, "paper_cites", row["citing"], row["cited"], row["doc_ids"])
