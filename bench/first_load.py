@@ -6,13 +6,15 @@
 
 Prints each pair's times, the load average at each start and their ratio, the server's CPU
 seconds by thread (its statements' threads, the JIT's compilers, the garbage collector) and
-the time its threads waited for a core, the ingest's own CPU, then the ratio of the medians;
+the time its threads waited for a core, how many of the machine's cores were busy, the
+ingest's own CPU, then the ratio of the medians;
 not part of the suite.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 from pathlib import Path
@@ -81,10 +83,11 @@ def main() -> int:
 
 def cpu_line(cpu: dict) -> str:
     """The server's CPU seconds in all, then its busiest thread groups, then how long those
-    that waited most were ready to run but had no core."""
+    that waited most were ready to run but had no core, then the machine's busy cores."""
     busiest = ", ".join(f"{name} {seconds}" for name, seconds in list(cpu["threads"].items())[:4])
     waited = ", ".join(f"{name} {seconds}" for name, seconds in list(cpu["waited"].items())[:3])
-    return f"{cpu['seconds']} s ({busiest}); waited for a core: {waited}"
+    busy = f"{cpu['machine_busy_cores']} of {os.cpu_count()} cores"
+    return f"{cpu['seconds']} s ({busiest}); waited for a core: {waited}; the machine busy: {busy}"
 
 
 if __name__ == "__main__":

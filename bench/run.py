@@ -804,7 +804,8 @@ class ThreadCpu:
     spent after the last read before it ended (all of it, for one that lived between two
     reads) is in the total and under "ended". With `instance`, a server that the block restarts
     (an offline import) is followed: the new one's CPU counts from its start, and the old one's
-    up to its last read."""
+    up to its last read. Beside it, how many of the machine's cores were busy on average, by
+    anyone (/proc/stat): whether the block was bound by the machine's CPU."""
 
     def __init__(self, pid: int, instance: Instance | None = None) -> None:
         self.pid, self.instance = pid, instance
@@ -814,6 +815,7 @@ class ThreadCpu:
         self.restarted = False
 
     def __enter__(self) -> ThreadCpu:
+        self.machine_before = machine_jiffies()
         self.before_total = self.total_read = process_cpu_seconds(self.pid)
         self.before = {(self.pid, tid): times for tid, times in thread_times(self.pid).items()}
         self.sampler = threading.Thread(target=self._sample, daemon=True)
@@ -825,6 +827,8 @@ class ThreadCpu:
         self.sampler.join()
         self._read()
         self.total = self.ended_servers + self.total_read - self.before_total
+        (busy_before, all_before), (busy, all_) = self.machine_before, machine_jiffies()
+        self.busy_cores = (os.cpu_count() or 1) * (busy - busy_before) / max(1, all_ - all_before)
 
     def _sample(self) -> None:
         while not self.done.wait(THREAD_SAMPLE_SECONDS):
@@ -857,7 +861,12 @@ class ThreadCpu:
             spent[times.name] = spent.get(times.name, 0.0) + times.cpu - earlier.cpu
             waited[times.name] = waited.get(times.name, 0.0) + times.waited - earlier.waited
         spent["ended"] = self.total - sum(spent.values())
-        seconds = {"seconds": round(self.total, 1), "threads": _largest(spent, "ended"), "waited": _largest(waited)}
+        seconds = {
+            "seconds": round(self.total, 1),
+            "threads": _largest(spent, "ended"),
+            "waited": _largest(waited),
+            "machine_busy_cores": round(self.busy_cores, 2),
+        }
         return {**seconds, "restarted": True} if self.restarted else seconds
 
 
@@ -912,6 +921,14 @@ def settle(pid: int) -> float:
         if used - before < SETTLED_CPU * SETTLE_INTERVAL:
             break
     return round(time.perf_counter() - started, 1)
+
+
+def machine_jiffies() -> tuple[int, int]:
+    """The machine's CPU time since boot, in clock ticks over all cores: (busy, in all); idle and
+    waiting for I/O are not busy."""
+    with open("/proc/stat", encoding="ascii") as stat:
+        ticks = [int(field) for field in stat.readline().split()[1:]]
+    return sum(ticks) - ticks[3] - ticks[4], sum(ticks)
 
 
 def process_cpu_seconds(pid: int) -> float:

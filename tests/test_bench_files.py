@@ -106,7 +106,7 @@ def test_naive_rows_carry_each_property_in_the_contracts_type():
     }
 
 
-def test_a_process_cpu_is_split_by_thread_name_without_the_threads_number():
+def test_a_process_cpu_is_split_by_thread_name_and_the_machines_busy_cores_counted():
     bench = bench_module()
     assert [bench.thread_group(name) for name in ("GC Thread#1", "C2 CompilerThre", "MuninnPageCache[1]")] == [
         "GC Thread",
@@ -121,6 +121,8 @@ def test_a_process_cpu_is_split_by_thread_name_without_the_threads_number():
     assert 0.4 <= cpu["seconds"] <= 1.5
     assert max(cpu["threads"].values()) >= 0.4  # this thread, under its name
     assert cpu["threads"]["ended"] == pytest.approx(0, abs=0.1)  # no thread ended meanwhile
+    # This thread kept a core busy throughout (and whatever ran beside it, the others).
+    assert 0.8 <= cpu["machine_busy_cores"] <= os.cpu_count()
 
 
 # Two threads hashing without the GIL (hashlib releases it for large buffers), both on one core;
