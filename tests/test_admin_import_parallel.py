@@ -34,11 +34,11 @@ def corpus(tmp_path) -> Path:
     return corpus
 
 
-def rows_without_run(path: Path) -> list[list[str]]:
+def rows_without_run(path: Path, per_run: tuple[str, ...] = PER_RUN) -> list[list[str]]:
     with open(path, encoding="utf-8", newline="") as handle:
         header, *rows = csv.reader(handle)
-    kept = [index for index, name in enumerate(header) if name not in PER_RUN]
-    assert len(kept) == len(header) - len(PER_RUN)
+    kept = [index for index, name in enumerate(header) if name not in per_run]
+    assert len(kept) == len(header) - len(per_run)
     return [[row[index] for index in kept] for row in [header, *rows]]
 
 
@@ -63,6 +63,21 @@ def test_two_processes_write_the_files_of_one(corpus, tmp_path, monkeypatch):
         else:
             assert (tmp_path / "two" / name).read_bytes() == (tmp_path / "one" / name).read_bytes(), name
     assert len(rows_without_run(tmp_path / "one" / "documents.csv")) == one.documents + 1
+
+
+def test_the_rows_are_the_same_whatever_the_spills_partitions(corpus, tmp_path, monkeypatch):
+    # A large corpus's partitions (spill_partitions) hold other keys together than a small one's:
+    # each file's rows come in another order, and are the same rows.
+    few = export_admin_import([corpus], tmp_path / "few", processes=2)
+    monkeypatch.setattr(admin_import, "spill_partitions", lambda documents: 61)
+    many = export_admin_import([corpus], tmp_path / "many", processes=2)
+
+    assert (many.nodes, many.relationships) == (few.nodes, few.relationships)
+    for name in ["papers.csv", "claims.csv", "sources.csv", "paper_cites.csv", "makes.csv", "claim_cites.csv"]:
+        in_few, in_many = (rows_without_run(tmp_path / out / name, per_run=()) for out in ("few", "many"))
+        assert in_many[0] == in_few[0] and sorted(in_many[1:]) == sorted(in_few[1:]), name
+        assert len(in_few) > 2, name
+    assert (tmp_path / "many" / "papers.csv").read_bytes() != (tmp_path / "few" / "papers.csv").read_bytes()
 
 
 @pytest.mark.parametrize("processes", [1, 2])

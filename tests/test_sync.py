@@ -6,8 +6,10 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from paperkg.cli import main
-from paperkg.corpus.discovery import discover
+from paperkg.corpus.discovery import PathList, discover
 from paperkg.load import incremental
 from paperkg.load.incremental import DocIds
 from paperkg.run.ingest import RunOptions, ingest_paths
@@ -120,6 +122,27 @@ def test_the_ids_a_run_has_read_answer_by_their_hex_digest_and_nothing_else_is_a
     ids.add(read.upper())  # the same digest
     assert (read in ids, read.upper() in ids, other in ids, len(ids)) == (True, True, False, 1)
     assert ("not a digest" in ids, None in ids) == (False, False)
+
+
+def test_a_path_list_gives_back_each_path_and_holds_one_buffer_not_an_object_per_path():
+    names = ["/corpus/card_1.txt", "/corpus/Über uns/page 2.txt", "relative/x.txt"]
+    paths = PathList(names)
+
+    assert (len(paths), paths[0], paths[-1], paths[1:]) == (
+        3,
+        Path(names[0]),
+        Path(names[2]),
+        [Path(names[1]), Path(names[2])],
+    )
+    assert (list(paths), paths.names(), PathList(paths).names(), PathList().names()) == (
+        [Path(name) for name in names],
+        names,
+        names,
+        [],
+    )
+    assert sorted(type(held).__name__ for held in vars(paths).values()) == ["array", "bytes"]
+    with pytest.raises(IndexError):
+        paths[3]
 
 
 def test_discover_skips_hidden_files_and_directory_links_and_follows_file_links_only_inside(tmp_path):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,15 +14,33 @@ from paperkg.corpus.results import DocumentResult, rejected
 
 
 class PathList(Sequence[Path]):
-    """Paths kept as their strings, each a Path again when read: a run holds the path of every
-    file it reads, and a Path object costs several times its string
-    (docs/benchmarks.md#how-the-write-path-is-fast)."""
+    """Paths kept as the UTF-8 bytes of their names in one buffer, each a Path again when read.
+    A run holds the path of every file it reads, and a string object per path costs twice its
+    name (a Path object several times): in one buffer they are no objects at all, so a worker
+    process forked from the run reads them without writing to the pages it shares with it, as
+    it would each string's reference count (docs/benchmarks.md#how-the-write-path-is-fast).
+    The names are UTF-8: discovery rejects any other."""
+
+    _names: bytes
+    _ends: array[int]  # where each name ends in _names
 
     def __init__(self, paths: Iterable[str | os.PathLike] = ()) -> None:
-        self._names = [os.fspath(path) for path in paths]
+        if isinstance(paths, PathList):
+            self._names, self._ends = paths._names, paths._ends
+            return
+        names = bytearray()
+        self._ends = array("Q")
+        for path in paths:
+            names += os.fspath(path).encode("utf-8")
+            self._ends.append(len(names))
+        self._names = bytes(names)
 
     def __len__(self) -> int:
-        return len(self._names)
+        return len(self._ends)
+
+    def _name(self, index: int) -> str:
+        start = self._ends[index - 1] if index > 0 else 0
+        return self._names[start : self._ends[index]].decode("utf-8")
 
     @overload
     def __getitem__(self, index: int) -> Path: ...
@@ -29,20 +48,20 @@ class PathList(Sequence[Path]):
     def __getitem__(self, index: slice) -> list[Path]: ...
     def __getitem__(self, index: int | slice) -> Path | list[Path]:
         if isinstance(index, slice):
-            return [Path(name) for name in self._names[index]]
-        return Path(self._names[index])
+            return [Path(self._name(i)) for i in range(len(self))[index]]
+        return Path(self._name(range(len(self))[index]))
 
     def __iter__(self) -> Iterator[Path]:
-        return (Path(name) for name in self._names)
+        return (Path(self._name(index)) for index in range(len(self)))
 
     def names(self) -> list[str]:
-        return list(self._names)
+        return [self._name(index) for index in range(len(self))]
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Sequence) and list(self) == list(other)
 
     def __repr__(self) -> str:
-        return f"PathList({self._names!r})"
+        return f"PathList({self.names()!r})"
 
 
 @dataclass

@@ -101,12 +101,13 @@ LOCK_COLUMNS = {
     "unfinished_load": "string",
     "load_kind": "string",
 }
-# Pass 2's spill (see _Spill): partitions on disk, one per so many documents up to a most (so
-# a small corpus does not pay for many files), and records held per partition before a write.
-PARTITIONS = 64
+# Pass 2's spill (see _Spill): partitions on disk, one per so many documents (so a small corpus
+# does not pay for many files) up to a most that keeps a task's open files (one per partition)
+# well within the usual limit of 1,024, and records held per partition before a write.
+PARTITIONS = 256
 MIN_PARTITIONS = 8
 DOCUMENTS_PER_PARTITION = 1000
-SPILL_RECORDS = 500
+SPILL_RECORDS = 125
 # Pass 1's documents per task of a worker process: each task's spooled documents cross a pipe at once.
 CHUNK_DOCUMENTS = 50
 # Files read per write to the file-hash cache: each is a transaction of its SQLite file, synced
@@ -737,9 +738,10 @@ class _Spill:
 
 def spill_partitions(documents: int) -> int:
     """The partitions of an export's spills: one per DOCUMENTS_PER_PARTITION documents, so that
-    a partition's share stays that of a 64,000-document corpus's until PARTITIONS, and at least
-    MIN_PARTITIONS, so that the worker processes share the combining. The documents alone decide
-    it: the files are the same whatever the number of processes."""
+    what a worker process combines at once stays a small corpus's share up to PARTITIONS (beyond,
+    it grows with the corpus), and at least MIN_PARTITIONS, so that the worker processes share
+    the combining. The documents alone decide it: the files are the same whatever the number of
+    processes."""
     return min(PARTITIONS, max(MIN_PARTITIONS, -(-documents // DOCUMENTS_PER_PARTITION)))
 
 
