@@ -103,7 +103,8 @@ LOCK_COLUMNS = {
 }
 # Pass 2's spill (see _Spill): partitions on disk, one per so many documents (so a small corpus
 # does not pay for many files) up to a most that keeps a task's open files (one per partition)
-# well within the usual limit of 1,024, and records held per partition before a write.
+# well within the usual limit of 1,024, and records held per partition before a write (a task
+# holds up to the two multiplied: 32,000 records at the most partitions).
 PARTITIONS = 256
 MIN_PARTITIONS = 8
 DOCUMENTS_PER_PARTITION = 1000
